@@ -1,0 +1,2 @@
+from kgbrain.cli import main
+main()

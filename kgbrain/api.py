@@ -1,0 +1,248 @@
+"""Brain: the single entry point that the CLI, services and end-to-end tests call."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import shutil
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from kgbrain.errors import InputError, UnknownConcept
+from kgbrain.ingest.batch import LoadBatch
+from kgbrain.ingest.export import export_rows, write_jsonl
+from kgbrain.ingest.loader import LoadReport, load_batch
+from kgbrain.ingest.tabular import TABULAR_SUFFIXES, read_facts_file
+from kgbrain.ingest.vocabulary import core_declarations
+from kgbrain.knowledge import Fact, normalize_term
+from kgbrain.resources import resource_dir
+from kgbrain.store import KuzuStore
+from kgbrain.store.protocol import GraphStore
+from kgbrain.store.rows import fact_from_row
+
+DEFAULT_DB = Path("kgbrain.kuzu")
+# Called with (file, bytes done, bytes total) while a file is read.
+LoadProgress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Size of the knowledge base."""
+
+    concepts: int
+    individuals: int
+    facts: int
+    active_facts: int
+    predicates: dict[str, int]
+    statuses: dict[str, int]
+    sources: int
+    schema_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptFacts:
+    """A concept with its names and every fact about it (either end), whatever the status."""
+
+    id: str
+    kind: str
+    labels: dict[str, str]
+    descriptions: dict[str, str]
+    names: list[dict[str, Any]] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+
+
+class Brain:
+    """A knowledge base: load, inspect, export (and, through the reasoning layer, ask and verify)."""
+
+    def __init__(self, store: GraphStore) -> None:
+        """Wrap an open store; prefer `Brain.open`."""
+        self.store = store
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, read_only: bool = False) -> Brain:
+        """Open (or create) the knowledge base at `path`; None gives an in-memory one.
+
+        Raises:
+            DatabaseLocked: another process is writing to it.
+            SchemaVersionError: it was written by a newer kgbrain.
+            StoreError: it cannot be opened.
+        """
+        brain = cls(KuzuStore(path, read_only=read_only))
+        if not read_only and not brain.store.run("predicates_all"):
+            brain._load_vocabulary()
+        return brain
+
+    @classmethod
+    def demo(cls, *, read_only: bool = False) -> Brain:
+        """Open the bundled demo knowledge base, building it in the user's cache on first use.
+
+        Raises:
+            StoreError: the cache cannot be written.
+        """
+        return cls.open(demo_path(), read_only=read_only)
+
+    def _load_vocabulary(self) -> None:
+        batch = LoadBatch(file="kgbrain:vocabulary", declarations=core_declarations())
+        load_batch(self.store, batch)
+
+    def close(self) -> None:
+        """Close the underlying store."""
+        self.store.close()
+
+    def __enter__(self) -> Brain:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def load(
+        self,
+        paths: Sequence[str | Path],
+        *,
+        source: str | None = None,
+        trust: float | None = None,
+        fmt: str | None = None,
+        progress: LoadProgress | None = None,
+    ) -> list[LoadReport]:
+        """Load facts files and ontologies, each file all-or-nothing.
+
+        Raises:
+            InputError: a file is missing, of unknown format, or has a bad row (nothing of it is loaded).
+            OntologyError: an ontology cannot be parsed.
+            StoreError: the store failed (the file's transaction was rolled back).
+        """
+        if trust is not None and not 0.0 <= trust <= 1.0:
+            raise InputError(f"--trust {trust!r} is outside 0..1")
+        reports = []
+        for raw in paths:
+            path = Path(raw)
+            if not path.is_file():
+                raise InputError(f"{str(path)!r}: no such file")
+            total = path.stat().st_size
+
+            def tick(done: int, name: str = str(path), total: int = total) -> None:
+                if progress is not None:
+                    progress(name, done, total)
+
+            batch = self._read(path, source=source, trust=trust, fmt=fmt, progress=tick)
+            reports.append(load_batch(self.store, batch))
+            tick(total)
+        return reports
+
+    def _read(self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]) -> LoadBatch:
+        kind = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
+        if kind in ("jsonl", "csv", "tsv"):
+            return read_facts_file(path, source=source, trust=trust, fmt=kind, progress=progress)
+        from kgbrain.ingest import ontology  # rdflib is slow to import; only ontologies need it
+
+        return ontology.read_ontology(path, source=source, trust=trust, fmt=fmt, progress=progress)
+
+    # -- inspection ----------------------------------------------------------------------------
+
+    def stats(self) -> Stats:
+        """Count concepts, facts per predicate and status, sources.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        counts = self.store.run("concept_count")[0]
+        per_predicate: Counter[str] = Counter()
+        statuses: Counter[str] = Counter()
+        total = active = 0
+        for row in self.store.run("fact_counts"):
+            per_predicate[row["predicate"]] += row["facts"]
+            total += row["facts"]
+            active += row["active"]
+        for row in self.store.run("fact_status_counts"):
+            statuses[row["status"]] += row["facts"]
+        return Stats(
+            concepts=counts["concepts"],
+            individuals=counts["individuals"] or 0,
+            facts=total,
+            active_facts=active,
+            predicates=dict(sorted(per_predicate.items())),
+            statuses=dict(sorted(statuses.items())),
+            sources=len(self.store.run("sources_all")),
+            schema_version=getattr(self.store, "schema_version", 0),
+        )
+
+    def resolve(self, name: str) -> str:
+        """The concept id that `name` (an id, label or alias, in any case) refers to.
+
+        Raises:
+            UnknownConcept: nothing matches; the error lists close names.
+        """
+        if self.store.run("concepts_existing", ids=[name]):
+            return name
+        rows = self.store.run("terms_lookup", keys=[normalize_term(name)])
+        if rows:
+            return str(min(r["concept"] for r in rows))
+        raise UnknownConcept(name, self.suggest(name))
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """Names of concepts close to `name` (for "did you mean")."""
+        key = normalize_term(name)
+        keys = {r["key"] for r in self.store.run("terms_all")}
+        return difflib.get_close_matches(key, sorted(keys), n=limit, cutoff=0.6)
+
+    def facts(self, name: str) -> ConceptFacts:
+        """Every fact about a concept, as subject or object, with provenance and status.
+
+        Raises:
+            UnknownConcept: `name` matches no concept.
+        """
+        cid = self.resolve(name)
+        c = self.store.run("concept_get", id=cid)[0]
+        facts = [fact_from_row(r) for r in self.store.run("concept_facts_out", id=cid)]
+        facts += [fact_from_row(r) for r in self.store.run("concept_facts_in", id=cid)]
+        return ConceptFacts(
+            id=cid,
+            kind=c["kind"],
+            labels={lang: c[f"label_{lang}"] for lang in ("en", "ru") if c[f"label_{lang}"]},
+            descriptions={lang: c[f"description_{lang}"] for lang in ("en", "ru") if c[f"description_{lang}"]},
+            names=self.store.run("concept_names", id=cid),
+            facts=facts,
+        )
+
+    def export(self, out: TextIO) -> int:
+        """Write the knowledge base as JSONL facts (lossless: `load` of it rebuilds the same base).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return write_jsonl(export_rows(self.store), out)
+
+
+def demo_files() -> list[Path]:
+    """The bundled demo knowledge base files."""
+    return sorted(resource_dir("data/demo").glob("*.jsonl"))
+
+
+def demo_path() -> Path:
+    """Where the demo knowledge base is cached; built from the bundled files on first use."""
+    files = demo_files()
+    digest = hashlib.blake2b(digest_size=6)
+    for f in files:
+        digest.update(f.name.encode() + f.read_bytes())
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kgbrain"
+    path = cache / f"demo-{digest.hexdigest()}.kuzu"
+    if not path.exists():
+        _build_demo(path, files)
+    return path
+
+
+def _build_demo(path: Path, files: list[Path]) -> None:
+    # Build beside the final name and move it into place, so a killed build never leaves half a demo.
+    tmp = path.with_name(path.name + f".building-{os.getpid()}")
+    with Brain.open(tmp) as brain:
+        brain.load(files)
+    if not path.exists():
+        shutil.move(tmp, path)
+    for leftover in tmp.parent.glob(tmp.name + "*"):
+        leftover.unlink()

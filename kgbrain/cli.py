@@ -1,0 +1,184 @@
+"""The kgbrain command line: parse arguments, call Brain, render. Logic lives in the library."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kgbrain.api import DEFAULT_DB, Brain, LoadProgress
+from kgbrain.errors import InputError, KgbrainError
+from kgbrain.models import ConceptFactsOut, LoadReportOut, StatsOut
+
+
+class _Cli(click.Group):
+    """Translates our errors once: InputError exits 2, any other KgbrainError exits 1, both as `Error: ...`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(2)
+        except KgbrainError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+
+class Session:
+    """Which knowledge base the command works on; opened lazily so `--help` never touches it."""
+
+    def __init__(self, db: Path | None) -> None:
+        self.db = db
+        self._brain: Brain | None = None
+
+    def brain(self, *, write: bool = False) -> Brain:
+        if self._brain is None:
+            if self.db is None and not DEFAULT_DB.exists() and not write:
+                click.echo("Using the bundled demo knowledge base (no --db given and no ./kgbrain.kuzu).", err=True)
+                self._brain = Brain.demo()
+            else:
+                self._brain = Brain.open(self.db or DEFAULT_DB)
+        return self._brain
+
+    def close(self) -> None:
+        if self._brain is not None:
+            self._brain.close()
+
+
+def echo_json(data: Any) -> None:
+    """Print one JSON document (UTF-8 kept readable)."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[LoadProgress | None]:
+    """A progress bar on stderr when it is a terminal; nothing otherwise (pipes stay machine-readable)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    bars: dict[str, Any] = {}
+    try:
+
+        def update(name: str, done: int, total: int) -> None:
+            if name not in bars:
+                bars[name] = click.progressbar(length=max(total, 1), label=f"{label} {Path(name).name}", file=sys.stderr)
+                bars[name].__enter__()
+            bar = bars[name]
+            bar.update(max(0, min(done, total) - bar.pos))
+
+        yield update
+    finally:
+        for bar in bars.values():
+            bar.__exit__(None, None, None)
+
+
+@click.group(cls=_Cli)
+@click.option(
+    "--db",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar="KGBRAIN_DB",
+    help="Knowledge base file (env KGBRAIN_DB; default ./kgbrain.kuzu, or the bundled demo when that is absent).",
+)
+@click.version_option(package_name="kgbrain")
+@click.pass_context
+def cli(ctx: click.Context, db: Path | None) -> None:
+    """kgbrain: explainable reasoning over a knowledge graph, in Russian and English."""
+    session = Session(db)
+    ctx.obj = session
+    ctx.call_on_close(session.close)
+
+
+pass_session: Callable[..., Any] = click.pass_obj
+
+
+@cli.command()
+@pass_session
+def init(session: Session) -> None:
+    """Create an empty knowledge base (or migrate an older one)."""
+    brain = session.brain(write=True)
+    click.echo(f"Knowledge base ready at {session.db or DEFAULT_DB} (schema version {brain.stats().schema_version}).")
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--source", help="Source name for rows without one (default: the file name).")
+@click.option("--trust", type=float, help="Trust 0..1 for rows without one (default 0.5).")
+@click.option("--format", "fmt", help="Override the format taken from the extension (jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig).")
+@click.option("--json", "as_json", is_flag=True, help="Print the load report as JSON.")
+@pass_session
+def load(session: Session, files: tuple[Path, ...], source: str | None, trust: float | None, fmt: str | None, as_json: bool) -> None:
+    """Load facts files (JSONL/CSV/TSV) and ontologies, each file all-or-nothing."""
+    with progress_bar("loading") as progress:
+        reports = session.brain(write=True).load(files, source=source, trust=trust, fmt=fmt, progress=progress)
+    if as_json:
+        echo_json([LoadReportOut.from_report(r).model_dump() for r in reports])
+        return
+    for r in reports:
+        click.echo(
+            f"{r.file}: {r.facts_added} facts added, {r.duplicates_skipped} duplicates skipped, "
+            f"{r.concepts_created} concepts created, {r.names_added} names, {r.predicates_declared} predicates declared"
+        )
+        if r.per_predicate:
+            click.echo("  " + ", ".join(f"{p}={n}" for p, n in r.per_predicate.items()))
+        if r.skipped:
+            click.echo("  skipped: " + ", ".join(f"{k}={n}" for k, n in sorted(r.skipped.items())))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def stats(session: Session, as_json: bool) -> None:
+    """Count concepts, facts per predicate and status, and sources."""
+    s = session.brain().stats()
+    if as_json:
+        echo_json(StatsOut.from_stats(s).model_dump())
+        return
+    click.echo(f"concepts: {s.concepts} ({s.individuals} individuals)")
+    click.echo(f"facts: {s.facts} ({s.active_facts} active)  sources: {s.sources}  schema: v{s.schema_version}")
+    click.echo("statuses: " + ", ".join(f"{k}={v}" for k, v in s.statuses.items()))
+    for predicate, n in sorted(s.predicates.items(), key=lambda kv: (-kv[1], kv[0])):
+        click.echo(f"  {predicate:<24} {n}")
+
+
+@cli.command()
+@click.argument("concept")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def facts(session: Session, concept: str, as_json: bool) -> None:
+    """Show every fact about CONCEPT with its provenance and status."""
+    c = session.brain().facts(concept)
+    if as_json:
+        echo_json(ConceptFactsOut.from_concept(c).model_dump())
+        return
+    names = ", ".join(f"{n['text']}@{n['lang']}" if n["lang"] else n["text"] for n in c.names if n["kind"] != "id")
+    click.echo(f"{c.id} ({c.kind}){': ' + names if names else ''}")
+    for f in c.facts:
+        sign = "" if f.polarity else "NOT "
+        tier = f" {f.authority.value}" if f.authority else ""
+        when = f" observed {f.observed_at:%Y-%m-%d}" if f.observed_at else ""
+        click.echo(
+            f"  {f.subject} {sign}{f.predicate} {f.target}  [{f.status.value}, conf {f.confidence:.2f}, "
+            f"{f.source} trust {f.trust:.2f}{tier}{when}] {f.fact_id}"
+        )
+
+
+@cli.command()
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Output file (default stdout).")
+@pass_session
+def export(session: Session, output: Any) -> None:
+    """Write the whole knowledge base as JSONL that `kgbrain load` reads back losslessly."""
+    n = session.brain().export(output)
+    if getattr(output, "name", "<stdout>") != "<stdout>":
+        click.echo(f"{n} rows written", err=True)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    os.environ.setdefault("PYTHONIOENCODING", "utf-8")
+    cli(prog_name="kgbrain")

@@ -1,0 +1,64 @@
+"""The one exception tree of kgbrain.
+
+Everything raised on purpose derives from `KgbrainError`. Contradictions, low confidence and
+"I don't know" are results, not exceptions. `InputError` means the caller can fix it (CLI exit 2);
+every other `KgbrainError` exits 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class KgbrainError(Exception):
+    """Base class. Catch it at the edges (CLI, service) and nowhere else."""
+
+
+class InputError(KgbrainError):
+    """The caller can fix this: a bad file, argument or request."""
+
+
+class InvalidRow(InputError):
+    """One row of an input file is malformed; names the file, line and field."""
+
+    def __init__(self, file: str, line: int, field: str | None, problem: str) -> None:
+        where = f"{file}:{line}"
+        what = f" field {field!r}:" if field else ""
+        super().__init__(f"{where}:{what} {problem}")
+        self.file = file
+        self.line = line
+        self.field = field
+
+
+class UnknownConcept(InputError):
+    """A concept named by the user is not in the knowledge base."""
+
+    def __init__(self, concept_id: str, close: Sequence[str] = ()) -> None:
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        super().__init__(f"Unknown concept {concept_id!r}.{hint}")
+        self.concept_id = concept_id
+        self.close = tuple(close)
+
+
+class InvalidRequest(InputError):
+    """A request failed validation (pydantic errors flattened to 'field: problem; ...')."""
+
+
+class OntologyError(InputError):
+    """An ontology file could not be parsed or mapped; names the file and, where known, the line."""
+
+
+class QueryError(KgbrainError):
+    """Our bug: an unknown query name or wrong parameters."""
+
+
+class StoreError(KgbrainError):
+    """The graph store failed."""
+
+
+class SchemaVersionError(StoreError):
+    """The database was written by a newer kgbrain, or its schema cannot be migrated."""
+
+
+class DatabaseLocked(StoreError):
+    """Another process holds the database for writing."""

@@ -1,0 +1,93 @@
+"""Write the whole knowledge base as a facts file (JSONL) that `load` reads back losslessly."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from typing import Any, TextIO
+
+from kgbrain.knowledge import CORE_INHERITABLE, Fact
+from kgbrain.store.protocol import GraphStore
+from kgbrain.store.rows import fact_from_row
+
+
+def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
+    """Every concept annotation, predicate declaration, source trust and fact, as facts-file rows."""
+    for c in store.iterate("export_concepts"):
+        yield {"subject": c["id"], "predicate": "kind", "value": c["kind"]}
+        for lang in ("en", "ru"):
+            if c[f"description_{lang}"]:
+                yield {"subject": c["id"], "predicate": "description", "value": c[f"description_{lang}"], "lang": lang}
+        if c["description"]:
+            yield {"subject": c["id"], "predicate": "description", "value": c["description"]}
+    preferred = {(c["id"], lang): c[f"label_{lang}"] for c in store.iterate("export_concepts") for lang in ("en", "ru")}
+    names = list(store.iterate("export_names"))
+    # Preferred labels first, so loading them back picks the same preferred label.
+    names.sort(key=lambda n: (n["concept"], preferred.get((n["concept"], n["lang"])) != n["text"] or n["kind"] != "label"))
+    for n in names:
+        row = {"subject": n["concept"], "predicate": n["kind"], "value": n["text"]}
+        if n["lang"]:
+            row["lang"] = n["lang"]
+        yield row
+    yield from _declaration_rows(store)
+    for s in store.iterate("sources_all"):
+        yield {"subject": s["name"], "predicate": "source_trust", "value": s["trust"]}
+    for row in store.iterate("export_facts"):
+        yield fact_row(fact_from_row(row))
+
+
+def _declaration_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
+    for p in store.iterate("predicates_all"):
+        name = p["name"]
+        for flag in ("transitive", "symmetric", "functional"):
+            if p[flag]:
+                yield {"subject": name, "predicate": "property_type", "value": flag}
+        default_inheritable = CORE_INHERITABLE.get(name, True)
+        if p["inheritable"] is not None and p["inheritable"] != default_inheritable:
+            yield {"subject": name, "predicate": "property_type", "value": "inheritable" if p["inheritable"] else "not_inheritable"}
+        for link in ("inverse_of", "opposite_of", "domain", "range"):
+            if p[link]:
+                yield {"subject": name, "predicate": link, "object": p[link]}
+        for parent in p["sub_property_of"] or []:
+            yield {"subject": name, "predicate": "sub_property_of", "object": parent}
+
+
+def _iso(stamp: datetime) -> str:
+    return stamp.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def fact_row(f: Fact) -> dict[str, Any]:
+    """A fact as one facts-file row with all of its provenance."""
+    row: dict[str, Any] = {"subject": f.subject, "predicate": f.predicate}
+    if f.object is not None:
+        row["object"] = f.object
+    else:
+        assert f.value is not None
+        row["value"] = f.value.python()
+        if f.value.datatype not in ("string", "integer", "decimal", "boolean"):
+            row["datatype"] = f.value.datatype
+        if f.value.unit:
+            row["unit"] = f.value.unit
+    row.update(polarity=f.polarity, confidence=f.confidence, source=f.source, trust=f.trust)
+    if f.authority:
+        row["authority"] = f.authority.value
+    if f.observed_at:
+        row["observed_at"] = _iso(f.observed_at)
+    if f.loaded_at:
+        row["loaded_at"] = _iso(f.loaded_at)
+    row["status"] = f.status.value
+    lang = f.lang or (f.value.lang if f.value is not None else None)
+    if lang:
+        row["lang"] = lang
+    row["fact_id"] = f.fact_id
+    return row
+
+
+def write_jsonl(rows: Iterator[dict[str, Any]], out: TextIO) -> int:
+    """Write rows as JSON lines; returns how many."""
+    count = 0
+    for row in rows:
+        out.write(json.dumps(row, ensure_ascii=False, sort_keys=False) + "\n")
+        count += 1
+    return count

@@ -1,0 +1,309 @@
+"""Write a LoadBatch into the store in one transaction: resolve names, de-duplicate, bulk COPY.
+
+Names in a file may be concept ids or labels ("нейрон" and "neuron" can name one concept), so they are
+resolved first: a known id wins, then a label or alias (from the store or from this file), and only then
+is a new concept created. Facts get their deterministic ids after resolution, so loading a file twice,
+or the same statement under another name, adds nothing. Everything is de-duplicated before COPY:
+Kùzu's COPY fails on a duplicate primary key, and such a failure can damage the session's index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+import pyarrow as pa
+
+from kgbrain.ingest.batch import LoadBatch
+from kgbrain.knowledge import CORE_INHERITABLE, PREDICATE_LINKS, Annotation, Declaration, Fact, normalize_term
+from kgbrain.store.protocol import GraphStore
+from kgbrain.store.schema import CONCEPT_COLUMNS, FACT_COLUMNS, table_for
+
+CHUNK = 50_000
+T = TypeVar("T")
+Phase = Callable[[str], None]
+
+
+@dataclass(slots=True)
+class LoadReport:
+    """What one file added to the knowledge base."""
+
+    file: str
+    rows_read: int = 0
+    facts_added: int = 0
+    duplicates_skipped: int = 0
+    concepts_created: int = 0
+    names_added: int = 0
+    predicates_declared: int = 0
+    sources: int = 0
+    per_predicate: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
+    """Slices of at most `size` items."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = None) -> LoadReport:
+    """Add a parsed file to the store, all or nothing.
+
+    Raises:
+        StoreError: the store failed; the transaction was rolled back and nothing was added.
+    """
+    now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
+    report = LoadReport(file=batch.file, rows_read=batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra))
+    with store.transaction():
+        resolver = _Resolver(store, batch)
+        facts = resolver.resolve_facts(batch.facts)
+        report.concepts_created = _write_concepts(store, resolver, batch.annotations)
+        report.names_added = _write_names(store, resolver, batch.annotations)
+        report.sources = _write_sources(store, batch)
+        report.predicates_declared = _write_predicates(store, batch.facts, batch.declarations, batch.file)
+        added = _write_facts(store, facts, now)
+        report.facts_added = len(added)
+        report.duplicates_skipped = len(batch.facts) - len(added)
+        report.per_predicate = dict(sorted(Counter(f.predicate for f in added).items()))
+    return report
+
+
+class _Resolver:
+    """Maps the names used in a batch to concept ids, creating concepts only when nothing matches."""
+
+    def __init__(self, store: GraphStore, batch: LoadBatch) -> None:
+        self.store = store
+        names: set[str] = {a.concept for a in batch.annotations}
+        for fact in batch.facts:
+            names.add(fact.subject)
+            if fact.object is not None:
+                names.add(fact.object)
+        self.existing: dict[str, str] = {}
+        for part in chunks(sorted(names)):
+            self.existing.update((r["id"], r["kind"]) for r in store.run("concepts_existing", ids=list(part)))
+        self.annotated = {a.concept for a in batch.annotations}
+        self.individuals = {f.subject for f in batch.facts if f.predicate == "instance_of"}
+        self.individuals |= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "individual"}
+        self.mapping = self._resolve(names - self.existing.keys() - self.annotated, batch.annotations)
+        self.new_ids = sorted({self.mapping.get(n, n) for n in names} - self.existing.keys())
+
+    def _resolve(self, unknown: set[str], annotations: Iterable[Annotation]) -> dict[str, str]:
+        by_key: dict[str, set[str]] = defaultdict(set)
+        for a in annotations:
+            if a.kind in ("label", "alias"):
+                by_key[normalize_term(a.text)].add(a.concept)
+        keys = sorted({normalize_term(n) for n in unknown})
+        for part in chunks(keys):
+            for row in self.store.run("terms_lookup", keys=list(part)):
+                by_key[row["key"]].add(row["concept"])
+        mapping: dict[str, str] = {}
+        for name in unknown:
+            found = by_key.get(normalize_term(name))
+            if found:
+                mapping[name] = min(found)  # homonyms: a stable choice; aliases should be disambiguated upstream
+        return mapping
+
+    def id_of(self, name: str) -> str:
+        return self.mapping.get(name, name)
+
+    def resolve_facts(self, facts: list[Fact]) -> list[Fact]:
+        if not self.mapping:
+            return facts
+        out = []
+        for f in facts:
+            s, o = self.id_of(f.subject), (self.id_of(f.object) if f.object is not None else None)
+            if s != f.subject or o != f.object:
+                f = dataclasses.replace(f, subject=s, object=o, fact_id="")
+            out.append(f)
+        return out
+
+
+def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[Annotation]) -> int:
+    info: dict[str, dict[str, Any]] = defaultdict(dict)
+    for a in annotations:
+        column = _annotation_column(a)
+        if column is not None:
+            info[resolver.id_of(a.concept)].setdefault(column, a.text)
+    new = set(resolver.new_ids)
+    rows = [
+        {
+            "id": cid,
+            "kind": "individual" if cid in resolver.individuals else "class",
+            **{c: info.get(cid, {}).get(c) for c in CONCEPT_COLUMNS[2:]},
+        }
+        for cid in resolver.new_ids
+    ]
+    store.copy("Concept", _arrow(rows, CONCEPT_COLUMNS, {}))
+    updates = [
+        {"id": cid, "kind": "individual" if cid in resolver.individuals else None, **{c: None for c in CONCEPT_COLUMNS[2:]}, **cols}
+        for cid, cols in info.items()
+        if cid not in new
+    ]
+    updates += [
+        {"id": cid, "kind": "individual", **{c: None for c in CONCEPT_COLUMNS[2:]}}
+        for cid in resolver.individuals - new - info.keys()
+        if resolver.existing.get(cid) != "individual"
+    ]
+    for part in chunks(updates):
+        store.run("concept_update_annotations", rows=list(part))
+    return len(rows)
+
+
+def _annotation_column(a: Annotation) -> str | None:
+    if a.kind == "label" and a.lang in ("en", "ru"):
+        return f"label_{a.lang}"
+    if a.kind == "description":
+        return f"description_{a.lang}" if a.lang in ("en", "ru") else "description"
+    return None
+
+
+def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annotation]) -> int:
+    wanted: dict[tuple[str, str, str, str, str], None] = {}
+    for a in annotations:
+        if a.kind in ("label", "alias"):
+            wanted[(normalize_term(a.text), resolver.id_of(a.concept), a.text, a.lang or "", a.kind)] = None
+    for cid in resolver.new_ids:
+        wanted[(normalize_term(cid), cid, cid, "", "id")] = None
+    keys = sorted({w[0] for w in wanted})
+    have: set[tuple[str, str, str, str, str]] = set()
+    existing_keys: set[str] = set()
+    for part in chunks(keys):
+        for r in store.run("terms_lookup", keys=list(part)):
+            have.add((r["key"], r["concept"], r["text"], r["lang"] or "", r["kind"]))
+        existing_keys.update(r["key"] for r in store.run("terms_existing", keys=list(part)))
+    new_names = [w for w in wanted if w not in have]
+    store.copy("Term", pa.table({"key": pa.array(sorted(set(keys) - existing_keys), pa.string())}))
+    store.copy(
+        "NAMES",
+        pa.table(
+            {
+                "from": pa.array([w[0] for w in new_names], pa.string()),
+                "to": pa.array([w[1] for w in new_names], pa.string()),
+                "text": pa.array([w[2] for w in new_names], pa.string()),
+                "lang": pa.array([w[3] or None for w in new_names], pa.string()),
+                "kind": pa.array([w[4] for w in new_names], pa.string()),
+            }
+        ),
+    )
+    return sum(1 for w in new_names if w[4] != "id")
+
+
+def _write_sources(store: GraphStore, batch: LoadBatch) -> int:
+    rows = [
+        {"name": name, "trust": trust, "authority": batch.source_authority.get(name)}
+        for name, trust in sorted(batch.source_trust.items())
+    ]
+    for part in chunks(rows):
+        store.run("source_add", rows=list(part))
+    return len(rows)
+
+
+def _write_predicates(store: GraphStore, facts: list[Fact], declarations: list[Declaration], file: str) -> int:
+    names = {f.predicate for f in facts} | {d.predicate for d in declarations}
+    names |= {d.value for d in declarations if d.kind in PREDICATE_LINKS}
+    store.run(
+        "predicate_add",
+        rows=[{"name": n, "inheritable": CORE_INHERITABLE.get(n, True), "source": file} for n in sorted(names)],
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    for d in declarations:
+        row = rows.setdefault(
+            d.predicate,
+            {
+                "name": d.predicate,
+                "transitive": None,
+                "symmetric": None,
+                "functional": None,
+                "inheritable": None,
+                "inverse_of": None,
+                "opposite_of": None,
+                "domain": None,
+                "range": None,
+                "sub_property_of": [],
+            },
+        )
+        if d.kind == "property_type":
+            if d.value == "not_inheritable":
+                row["inheritable"] = False
+            else:
+                row[d.value] = True
+        elif d.kind == "sub_property_of":
+            row["sub_property_of"].append(d.value)
+        else:
+            row[d.kind] = d.value
+    if rows:
+        store.run("predicate_declare", rows=list(rows.values()))
+    return len(rows)
+
+
+def _write_facts(store: GraphStore, facts: list[Fact], now: datetime) -> list[Fact]:
+    unique = list({f.fact_id: f for f in reversed(facts)}.values())[::-1]  # first occurrence wins
+    stored: set[str] = set()
+    ids = [f.fact_id for f in unique]
+    for part in chunks(ids):
+        stored.update(r["fact_id"] for r in store.run("facts_existing", ids=list(part)))
+    added = [f for f in unique if f.fact_id not in stored]
+    _write_values(store, [f for f in added if f.value is not None])
+    by_table: dict[str, list[Fact]] = defaultdict(list)
+    for f in added:
+        by_table[table_for(f.predicate, f.value is not None)].append(f)
+    for table, group in sorted(by_table.items()):
+        store.copy(table, _fact_table(group, now))
+    return added
+
+
+def _write_values(store: GraphStore, facts: list[Fact]) -> None:
+    literals = {f.value.id: f.value for f in facts if f.value is not None}
+    have: set[str] = set()
+    ids = sorted(literals)
+    for part in chunks(ids):
+        have.update(r["id"] for r in store.run("values_existing", ids=list(part)))
+    new = [literals[i] for i in ids if i not in have]
+    store.copy(
+        "Value",
+        pa.table(
+            {
+                "id": pa.array([v.id for v in new], pa.string()),
+                "lexical": pa.array([v.lexical for v in new], pa.string()),
+                "datatype": pa.array([v.datatype for v in new], pa.string()),
+                "unit": pa.array([v.unit for v in new], pa.string()),
+                "lang": pa.array([v.lang for v in new], pa.string()),
+                "number": pa.array([v.number for v in new], pa.float64()),
+            }
+        ),
+    )
+
+
+def _naive_utc(stamp: datetime | None) -> datetime | None:
+    if stamp is None or stamp.tzinfo is None:
+        return stamp
+    return stamp.astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def _fact_table(facts: list[Fact], now: datetime) -> pa.Table:
+    return pa.table(
+        {
+            "from": pa.array([f.subject for f in facts], pa.string()),
+            "to": pa.array([f.object if f.object is not None else f.value.id for f in facts], pa.string()),  # type: ignore[union-attr]
+            "fact_id": pa.array([f.fact_id for f in facts], pa.string()),
+            "predicate": pa.array([f.predicate for f in facts], pa.string()),
+            "polarity": pa.array([f.polarity for f in facts], pa.bool_()),
+            "confidence": pa.array([f.confidence for f in facts], pa.float64()),
+            "source": pa.array([f.source for f in facts], pa.string()),
+            "trust": pa.array([f.trust for f in facts], pa.float64()),
+            "authority": pa.array([f.authority.value if f.authority else None for f in facts], pa.string()),
+            "observed_at": pa.array([_naive_utc(f.observed_at) for f in facts], pa.timestamp("us")),
+            "loaded_at": pa.array([_naive_utc(f.loaded_at) or now for f in facts], pa.timestamp("us")),
+            "status": pa.array([f.status.value for f in facts], pa.string()),
+            "lang": pa.array([f.lang for f in facts], pa.string()),
+        }
+    ).select(["from", "to", *FACT_COLUMNS])
+
+
+def _arrow(rows: list[dict[str, Any]], columns: Sequence[str], types: dict[str, pa.DataType]) -> pa.Table:
+    return pa.table({c: pa.array([r.get(c) for r in rows], types.get(c, pa.string())) for c in columns})

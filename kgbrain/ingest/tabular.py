@@ -1,0 +1,335 @@
+"""Read the facts file contract (JSONL, CSV, TSV) into a LoadBatch, rejecting the first bad row.
+
+The contract is in DESIGN.md: `subject`, `predicate` and one of `object`/`value` are required; the rest
+default. Rows whose predicate is `label`/`alias`/`description`/`kind` annotate a concept, rows with
+`property_type`/`inverse_of`/`opposite_of`/`sub_property_of` declare a predicate, and `source_trust` rows
+set a source's trust. A bad row raises InvalidRow naming file, line and field; nothing is loaded.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from kgbrain.errors import InvalidRow
+from kgbrain.ingest.batch import LoadBatch
+from kgbrain.knowledge import (
+    ANNOTATION_PREDICATES,
+    CONCEPT_KINDS,
+    DECLARATION_PREDICATES,
+    DEFAULT_TRUST,
+    PREDICATE_LINKS,
+    PROPERTY_TYPES,
+    SOURCE_PREDICATES,
+    Annotation,
+    Authority,
+    Declaration,
+    Fact,
+    Literal,
+    Status,
+    is_predicate_name,
+)
+
+FIELDS = frozenset(
+    {
+        "subject",
+        "predicate",
+        "object",
+        "value",
+        "unit",
+        "datatype",
+        "polarity",
+        "confidence",
+        "source",
+        "trust",
+        "authority",
+        "observed_at",
+        "loaded_at",
+        "status",
+        "lang",
+        "fact_id",
+    }
+)
+TABULAR_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}
+Progress = Callable[[int], None]
+
+
+def read_facts_file(
+    path: Path,
+    *,
+    source: str | None = None,
+    trust: float | None = None,
+    fmt: str | None = None,
+    progress: Progress | None = None,
+) -> LoadBatch:
+    """Parse and validate a whole facts file.
+
+    Args:
+        path: the file.
+        source: source name for rows without one (default: the file name).
+        trust: trust for rows without one (default 0.5).
+        fmt: 'jsonl', 'csv' or 'tsv'; taken from the extension when None.
+        progress: called with the number of bytes read so far, now and then.
+
+    Raises:
+        InvalidRow: the first malformed row (file, line, field).
+    """
+    fmt = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
+    if fmt not in ("jsonl", "csv", "tsv"):
+        raise InvalidRow(path.name, 0, None, f"unknown facts format {path.suffix!r}; use .jsonl, .csv or .tsv")
+    batch = LoadBatch(file=str(path))
+    builder = _RowBuilder(path.name, source or path.name, trust, batch)
+    rows = _jsonl_rows(path, progress) if fmt == "jsonl" else _delimited_rows(path, "\t" if fmt == "tsv" else ",", progress)
+    for line, row in rows:
+        builder.add(line, row)
+    return batch
+
+
+def _jsonl_rows(path: Path, progress: Progress | None) -> Iterator[tuple[int, dict[str, Any]]]:
+    with path.open("rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            if progress is not None and line_no % 8192 == 0:
+                progress(fh.tell())
+            if not raw.strip():
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidRow(path.name, line_no, None, f"not valid UTF-8 (byte {exc.start})") from None
+            try:
+                row = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InvalidRow(path.name, line_no, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
+            if not isinstance(row, dict):
+                raise InvalidRow(path.name, line_no, None, "expected a JSON object")
+            yield line_no, row
+
+
+def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> Iterator[tuple[int, dict[str, Any]]]:
+    with path.open("rb") as raw_fh:
+        fh = io.TextIOWrapper(raw_fh, encoding="utf-8", newline="")
+        reader = csv.reader(fh, delimiter=delimiter)
+        try:
+            header = next(reader)
+        except StopIteration:
+            return
+        except UnicodeDecodeError as exc:
+            raise InvalidRow(path.name, 1, None, f"not valid UTF-8 (byte {exc.start})") from None
+        header = [h.strip().lstrip("\ufeff") for h in header]
+        unknown = [h for h in header if h not in FIELDS]
+        if unknown:
+            raise InvalidRow(path.name, 1, unknown[0], f"unknown column; known columns: {', '.join(sorted(FIELDS))}")
+        while True:
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except UnicodeDecodeError as exc:
+                raise InvalidRow(path.name, reader.line_num + 1, None, f"not valid UTF-8 (byte {exc.start})") from None
+            except csv.Error as exc:
+                raise InvalidRow(path.name, reader.line_num, None, f"broken {path.suffix[1:].upper()}: {exc}") from None
+            if progress is not None and reader.line_num % 8192 == 0:
+                progress(raw_fh.tell())
+            if not cells or all(not c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                raise InvalidRow(path.name, reader.line_num, None, f"expected {len(header)} cells, found {len(cells)}")
+            row = {k: _cell(v) for k, v in zip(header, cells) if v != ""}
+            if "value" in row and "datatype" not in row:
+                row["value"] = _infer_scalar(row["value"])
+            yield reader.line_num, row
+
+
+def _cell(text: str) -> Any:
+    return text
+
+
+def _infer_scalar(text: str) -> str | int | float:
+    """CSV cells are text; a cell that reads as a number is taken as one (write `datatype` to keep it text)."""
+    try:
+        return int(text) if text.lstrip("+-").isdigit() else float(text) if _looks_float(text) else text
+    except ValueError:
+        return text
+
+
+def _looks_float(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return math.isfinite(value) and any(ch.isdigit() for ch in text)
+
+
+class _RowBuilder:
+    """Validates rows one by one and appends what they say to the batch."""
+
+    def __init__(self, file: str, default_source: str, default_trust: float | None, batch: LoadBatch) -> None:
+        self.file = file
+        self.default_source = default_source
+        self.default_trust = DEFAULT_TRUST if default_trust is None else default_trust
+        self.batch = batch
+
+    def fail(self, line: int, field: str | None, problem: str) -> InvalidRow:
+        return InvalidRow(self.file, line, field, problem)
+
+    def add(self, line: int, row: dict[str, Any]) -> None:
+        self.batch.rows_read += 1
+        unknown = row.keys() - FIELDS
+        if unknown:
+            raise self.fail(line, sorted(unknown)[0], f"unknown field; known fields: {', '.join(sorted(FIELDS))}")
+        subject = self.text(line, row, "subject")
+        predicate = self.text(line, row, "predicate")
+        if not is_predicate_name(predicate):
+            raise self.fail(line, "predicate", f"{predicate!r} is not a snake_case predicate name")
+        has_object, has_value = row.get("object") is not None, row.get("value") is not None
+        if has_object == has_value:
+            raise self.fail(line, "object", "give exactly one of 'object' or 'value'")
+        if predicate in ANNOTATION_PREDICATES:
+            self.annotation(line, row, subject, predicate)
+        elif predicate in DECLARATION_PREDICATES:
+            self.declaration(line, row, subject, predicate)
+        elif predicate in SOURCE_PREDICATES:
+            self.batch.source_trust[subject] = self.unit_interval(line, row, "value", None)
+        else:
+            self.batch.facts.append(self.fact(line, row, subject, predicate))
+
+    def fact(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> Fact:
+        source = self.text(line, row, "source") if "source" in row else self.default_source
+        trust = self.unit_interval(line, row, "trust", self.default_trust)
+        authority = self.enum(line, row, "authority", Authority)
+        if authority is not None:
+            self.batch.source_authority.setdefault(source, authority.value)
+        self.batch.source_trust.setdefault(source, trust)
+        lang = self.lang(line, row)
+        obj = self.text(line, row, "object") if row.get("object") is not None else None
+        value = None if obj is not None else self.literal(line, row, lang)
+        return Fact(
+            subject=subject,
+            predicate=predicate,
+            object=obj,
+            value=value,
+            polarity=self.boolean(line, row, "polarity", True),
+            confidence=self.unit_interval(line, row, "confidence", 1.0),
+            source=source,
+            trust=trust,
+            authority=authority,
+            observed_at=self.timestamp(line, row, "observed_at"),
+            loaded_at=self.timestamp(line, row, "loaded_at"),
+            status=self.enum(line, row, "status", Status) or Status.ACTIVE,
+            lang=lang,
+        )
+
+    def annotation(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
+        text = self.text(line, row, "value")
+        if predicate == "kind" and text not in CONCEPT_KINDS:
+            raise self.fail(line, "value", f"concept kind must be one of {sorted(CONCEPT_KINDS)}, not {text!r}")
+        self.batch.annotations.append(Annotation(subject, predicate, text, self.lang(line, row)))
+
+    def declaration(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
+        if not is_predicate_name(subject):
+            raise self.fail(line, "subject", f"{subject!r} is not a snake_case predicate name")
+        if predicate == "property_type":
+            value = self.text(line, row, "value")
+            if value not in PROPERTY_TYPES:
+                raise self.fail(line, "value", f"property_type must be one of {sorted(PROPERTY_TYPES)}, not {value!r}")
+        else:
+            value = self.text(line, row, "object")
+            if predicate in PREDICATE_LINKS and not is_predicate_name(value):
+                raise self.fail(line, "object", f"{value!r} is not a snake_case predicate name")
+        self.batch.declarations.append(Declaration(subject, predicate, value))
+
+    # -- field checks -------------------------------------------------------------------------
+
+    def text(self, line: int, row: dict[str, Any], field: str) -> str:
+        value = row.get(field)
+        if value is None:
+            raise self.fail(line, field, "missing")
+        if not isinstance(value, str):
+            raise self.fail(line, field, f"expected text, got {value!r}")
+        value = value.strip()
+        if not value:
+            raise self.fail(line, field, "empty")
+        return value
+
+    def unit_interval(self, line: int, row: dict[str, Any], field: str, default: float | None) -> float:
+        value = row.get(field)
+        if value is None:
+            if default is None:
+                raise self.fail(line, field, "missing")
+            return default
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise self.fail(line, field, f"{value!r} is not a number") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(line, field, f"{value!r} is not a number")
+        if not 0.0 <= value <= 1.0:
+            raise self.fail(line, field, f"{value!r} is outside 0..1")
+        return float(value)
+
+    def boolean(self, line: int, row: dict[str, Any], field: str, default: bool) -> bool:
+        value = row.get(field)
+        if value is None:
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
+            return _BOOLEANS[value.strip().lower()]
+        raise self.fail(line, field, f"{value!r} is not true or false")
+
+    def enum(self, line: int, row: dict[str, Any], field: str, kind: Any) -> Any:
+        value = row.get(field)
+        if value is None:
+            return None
+        try:
+            return kind(value.upper() if kind is Authority and isinstance(value, str) else value)
+        except ValueError:
+            allowed = ", ".join(m.value for m in kind)
+            raise self.fail(line, field, f"{value!r} is not one of {allowed}") from None
+
+    def timestamp(self, line: int, row: dict[str, Any], field: str) -> datetime | None:
+        value = row.get(field)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self.fail(line, field, f"expected an ISO 8601 date or time, got {value!r}")
+        try:
+            stamp = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise self.fail(line, field, f"{value!r} is not an ISO 8601 date or time") from None
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        return stamp.astimezone(timezone.utc)
+
+    def lang(self, line: int, row: dict[str, Any]) -> str | None:
+        value = row.get("lang")
+        if value is None:
+            return None
+        if not isinstance(value, str) or not (2 <= len(value) <= 12):
+            raise self.fail(line, "lang", f"{value!r} is not a language tag such as 'ru' or 'en'")
+        return value.lower()
+
+    def literal(self, line: int, row: dict[str, Any], lang: str | None) -> Literal:
+        value = row["value"]
+        unit = self.text(line, row, "unit") if row.get("unit") is not None else None
+        if isinstance(value, (dict, list)):
+            raise self.fail(line, "value", "expected a string, number or boolean")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(line, "value", f"{value!r} is not a finite number")
+        datatype = row.get("datatype")
+        if datatype is None:
+            return Literal.from_python(value, unit, lang)
+        if not isinstance(datatype, str) or not datatype.strip():
+            raise self.fail(line, "datatype", f"{datatype!r} is not a datatype name")
+        lexical = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        return Literal(lexical, datatype.strip(), unit, lang)
+
+
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}

@@ -1,0 +1,180 @@
+"""The knowledge model shared by every layer: facts with provenance, literals, statuses, tiers.
+
+Plain frozen dataclasses; pydantic appears only at the boundary (models.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+
+
+class Status(str, Enum):
+    """Lifecycle of a fact. Nothing is ever deleted; these record what happened to it."""
+
+    ACTIVE = "active"
+    OUTDATED = "outdated"
+    DISPUTED = "disputed"
+    RETRACTED = "retracted"
+
+
+class Authority(str, Enum):
+    """Source authority tiers of seed 003, strongest first."""
+
+    NORM = "NORM"
+    OPERATIVE = "OPERATIVE"
+    GUIDANCE = "GUIDANCE"
+    COMMENTARY = "COMMENTARY"
+
+
+# Rows with these predicates describe a concept instead of stating a fact about the world.
+ANNOTATION_PREDICATES = frozenset({"label", "alias", "description", "kind"})
+# Rows with these predicates declare how another predicate behaves.
+DECLARATION_PREDICATES = frozenset({"property_type", "inverse_of", "opposite_of", "sub_property_of", "domain", "range"})
+# Declarations whose object is another predicate (domain/range name a concept instead).
+PREDICATE_LINKS = frozenset({"inverse_of", "opposite_of", "sub_property_of"})
+PROPERTY_TYPES = frozenset({"functional", "transitive", "symmetric", "inheritable", "not_inheritable"})
+SOURCE_PREDICATES = frozenset({"source_trust"})
+CONCEPT_KINDS = frozenset({"class", "individual"})
+# Whether statements with a core predicate hold for sub-classes; any other predicate is inheritable by default.
+CORE_INHERITABLE = {
+    "is_a": False,
+    "instance_of": False,
+    "part_of": False,
+    "has_property": True,
+    "causes": False,
+    "enables": False,
+    "leads_to": False,
+    "prevents": False,
+    "related_to": False,
+    "disjoint_with": False,
+}
+DEFAULT_TRUST = 0.5
+
+_PREDICATE = re.compile(r"^[a-z][a-z0-9_]*$")
+_SPACES = re.compile(r"[\s_]+")
+
+
+def is_predicate_name(name: str) -> bool:
+    """A predicate is a snake_case name (`is_a`, `max_speed`)."""
+    return bool(_PREDICATE.match(name))
+
+
+def normalize_term(text: str) -> str:
+    """The lookup key of a label, alias or id: NFC, lower case, ё→е, '_' and runs of spaces as one space."""
+    text = unicodedata.normalize("NFC", text).casefold().replace("ё", "е")
+    return _SPACES.sub(" ", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """An attribute value: its lexical form, datatype (string/integer/decimal/boolean/date/dateTime or an IRI)."""
+
+    lexical: str
+    datatype: str = "string"
+    unit: str | None = None
+    lang: str | None = None
+
+    @property
+    def id(self) -> str:
+        """Deterministic id of this literal (the Value node's primary key)."""
+        return "v_" + _digest("\x1f".join((self.lexical, self.datatype, self.unit or "", self.lang or "")))
+
+    @property
+    def number(self) -> float | None:
+        """The numeric value, when the literal is a number."""
+        if self.datatype in ("integer", "decimal", "double", "float"):
+            try:
+                return float(self.lexical)
+            except ValueError:
+                return None
+        return None
+
+    def python(self) -> str | int | float | bool:
+        """The value as JSON would carry it."""
+        if self.datatype == "integer":
+            return int(self.lexical)
+        if self.datatype in ("decimal", "double", "float"):
+            return float(self.lexical)
+        if self.datatype == "boolean":
+            return self.lexical == "true"
+        return self.lexical
+
+    @staticmethod
+    def from_python(value: str | int | float | bool, unit: str | None = None, lang: str | None = None) -> Literal:
+        """Build a literal from a JSON scalar."""
+        if isinstance(value, bool):
+            return Literal("true" if value else "false", "boolean", unit, lang)
+        if isinstance(value, int):
+            return Literal(str(value), "integer", unit, lang)
+        if isinstance(value, float):
+            return Literal(repr(value), "decimal", unit, lang)
+        return Literal(value, "string", unit, lang)
+
+    def __str__(self) -> str:
+        return f"{self.lexical} {self.unit}" if self.unit else self.lexical
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A reified statement `subject -predicate-> object | value` with its provenance."""
+
+    subject: str
+    predicate: str
+    object: str | None = None
+    value: Literal | None = None
+    polarity: bool = True
+    confidence: float = 1.0
+    source: str = ""
+    trust: float = DEFAULT_TRUST
+    authority: Authority | None = None
+    observed_at: datetime | None = None
+    loaded_at: datetime | None = None
+    status: Status = Status.ACTIVE
+    lang: str | None = None
+    fact_id: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if (self.object is None) == (self.value is None):
+            raise ValueError("a fact has exactly one of object or value")
+        if not self.fact_id:
+            object.__setattr__(self, "fact_id", fact_id_of(self))
+
+    @property
+    def target(self) -> str:
+        """The object id, or the literal rendered as text."""
+        return self.object if self.object is not None else str(self.value)
+
+
+def fact_id_of(fact: Fact) -> str:
+    """Deterministic id: the same statement from the same source is the same fact; another source is another."""
+    target = fact.object if fact.object is not None else f"{fact.value.lexical}^^{fact.value.datatype}@{fact.value.unit or ''}"  # type: ignore[union-attr]
+    key = "\x1f".join((fact.subject, fact.predicate, target, "+" if fact.polarity else "-", fact.source))
+    return "f_" + _digest(key)
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """A label, alias, description or kind of a concept."""
+
+    concept: str
+    kind: str  # one of ANNOTATION_PREDICATES
+    text: str
+    lang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """How a predicate behaves: `property_type` (with a value) or a relation to another predicate."""
+
+    predicate: str
+    kind: str  # one of DECLARATION_PREDICATES
+    value: str

@@ -1,0 +1,254 @@
+"""KuzuStore: the Kùzu adapter, and the only module that imports kuzu.
+
+Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
+- a missing `$param` silently binds to NULL, so `run` checks parameters against the query text;
+- every engine error is a bare RuntimeError, translated to StoreError once, here;
+- the buffer pool defaults to 80% of RAM, so it is capped;
+- a second writer is refused instead of waiting, so a file lock serialises processes;
+- a failing statement inside an explicit transaction rolls the transaction back by itself;
+- a COPY that fails on a duplicate primary key can leave the primary-key index unusable for the rest
+  of the session, so callers must de-duplicate before `copy` (the loaders do).
+"""
+
+from __future__ import annotations
+
+import importlib.util  # noqa: F401  kuzu 0.11.3 uses importlib.util without importing it
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import kuzu
+
+from kgbrain.errors import QueryError, SchemaVersionError, StoreError
+from kgbrain.store import schema
+from kgbrain.store.lock import FileLock
+from kgbrain.store.queries import load_query
+
+Row = dict[str, Any]
+
+DEFAULT_BUFFER_POOL_MB = int(os.environ.get("KGBRAIN_BUFFER_POOL_MB", "1024"))
+LOCK_TIMEOUT_S = float(os.environ.get("KGBRAIN_LOCK_TIMEOUT", "30"))
+
+
+class KuzuStore:
+    """One Kùzu database, opened once per process, with named queries, transactions and bulk COPY."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        read_only: bool = False,
+        buffer_pool_mb: int = DEFAULT_BUFFER_POOL_MB,
+        lock_timeout_s: float = LOCK_TIMEOUT_S,
+    ) -> None:
+        """Open (creating if needed) the database at `path`, or an in-memory one when `path` is None.
+
+        Raises:
+            DatabaseLocked: another process holds the database.
+            SchemaVersionError: the file was written by a newer kgbrain.
+            StoreError: Kùzu could not open the file.
+        """
+        self.path = Path(path) if path is not None else None
+        self.read_only = read_only
+        self._lock: FileLock | None = None
+        self._write_lock = threading.RLock()
+        self._in_tx = False
+        if self.path is not None:
+            if read_only and not self.path.exists():
+                raise StoreError(f"database {str(self.path)!r} does not exist")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = FileLock(self.path, shared=read_only, timeout_s=lock_timeout_s)
+            self._lock.acquire()
+        try:
+            self._db = kuzu.Database(
+                str(self.path) if self.path is not None else ":memory:",
+                buffer_pool_size=buffer_pool_mb * 2**20,
+                read_only=read_only,
+            )
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:
+            self._release_lock()
+            raise StoreError(f"cannot open database {str(self.path)!r}: {exc}") from exc
+        try:
+            self.schema_version = self._ensure_schema()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def run(self, name: str, **params: Any) -> list[Row]:
+        """Run queries/<name>.cypher with exactly the parameters it uses.
+
+        Raises:
+            QueryError: unknown query name or parameter mismatch.
+            StoreError: Kùzu rejected or failed the query.
+        """
+        return list(self.iterate(name, **params))
+
+    def iterate(self, name: str, **params: Any) -> Iterator[Row]:
+        """Stream the rows of a named query (see `run`).
+
+        Raises:
+            QueryError: unknown query name or parameter mismatch.
+            StoreError: Kùzu rejected or failed the query.
+        """
+        query = load_query(name)
+        if set(params) != query.params:  # Kùzu would bind a missing $param to NULL without a word
+            raise QueryError(f"{name}: expected params {sorted(query.params)}, got {sorted(params)}")
+        result = self._execute(query.text, params, what=f"query {name!r}")
+        try:
+            cols = result.get_column_names()
+            while result.has_next():
+                yield dict(zip(cols, result.get_next()))
+        except RuntimeError as exc:
+            raise StoreError(f"query {name!r} failed: {exc}") from exc
+        finally:
+            result.close()
+
+    def explain(self, name: str) -> None:
+        """Bind and plan a named query without running it (contract tests use this).
+
+        Raises:
+            QueryError: unknown query name.
+            StoreError: the query does not bind against the schema.
+        """
+        query = load_query(name)
+        self._execute("EXPLAIN " + query.text, dict.fromkeys(query.params), what=f"query {name!r}").close()
+
+    def _execute(self, text: str, params: dict[str, Any], *, what: str) -> Any:
+        try:
+            result = self._conn.execute(text, params)
+        except RuntimeError as exc:  # Kùzu reports every failure as RuntimeError("<Stage> exception: ...")
+            raise StoreError(f"{what} failed: {exc}") from exc
+        if isinstance(result, list):
+            for r in result:
+                r.close()
+            raise QueryError(f"{what} must hold exactly one statement")
+        return result
+
+    # -- writes ------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Run the block as one write transaction; roll back when it raises.
+
+        Nested use joins the outer transaction.
+
+        Raises:
+            StoreError: the database is read-only, or the commit failed.
+        """
+        if self.read_only:
+            raise StoreError("the database is open read-only; writing needs a read-write open")
+        with self._write_lock:
+            if self._in_tx:
+                yield
+                return
+            self._execute("BEGIN TRANSACTION", {}, what="BEGIN").close()
+            self._in_tx = True
+            try:
+                yield
+            except BaseException:
+                self._rollback()
+                raise
+            else:
+                self._in_tx = False
+                self._execute("COMMIT", {}, what="COMMIT").close()
+            finally:
+                self._in_tx = False
+
+    def _rollback(self) -> None:
+        try:
+            self._conn.execute("ROLLBACK").close()
+        except RuntimeError as exc:
+            # A failed statement already made Kùzu roll the transaction back by itself.
+            if "No active transaction" not in str(exc):
+                raise StoreError(f"ROLLBACK failed: {exc}") from exc
+
+    def copy(self, table: str, rows: Any) -> None:
+        """Bulk-insert a pyarrow Table into a node or relationship table through COPY.
+
+        Relationship tables take `from` and `to` primary keys as their first two columns.
+
+        Raises:
+            StoreError: COPY failed (the enclosing transaction is then rolled back).
+        """
+        if table not in self._tables:
+            raise QueryError(f"copy into unknown table {table!r}")
+        if rows.num_rows == 0:
+            return
+        with self.transaction():
+            self._execute(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}").close()
+
+    # -- schema ------------------------------------------------------------------------------
+
+    @property
+    def _tables(self) -> set[str]:
+        result = self._execute("CALL show_tables() RETURN name", {}, what="show_tables")
+        try:
+            return {row[0] for row in result.get_all()}
+        finally:
+            result.close()
+
+    def _ensure_schema(self) -> int:
+        latest = schema.latest_version()
+        if "Meta" not in self._tables:
+            if self.read_only:
+                raise StoreError(f"database {str(self.path)!r} has no kgbrain schema; run `kgbrain init` first")
+            with self.transaction():
+                for stmt in schema.create_statements():
+                    self._execute(stmt, {}, what="schema creation").close()
+                self._set_version(1)
+            current = 1
+        else:
+            rows = self.run("meta_get", key="schema_version")
+            current = int(rows[0]["value"]) if rows else 0
+        if current > latest:
+            raise SchemaVersionError(
+                f"database {str(self.path)!r} has schema version {current}, but this kgbrain knows only up to "
+                f"{latest}; upgrade kgbrain to open it"
+            )
+        if current < latest:
+            if self.read_only:
+                raise SchemaVersionError(
+                    f"database {str(self.path)!r} has schema version {current} and needs migrating to {latest}; "
+                    "open it once read-write (e.g. `kgbrain stats`)"
+                )
+            for version, statements in schema.migration_statements(current):
+                with self.transaction():
+                    for stmt in statements:
+                        self._execute(stmt, {}, what=f"migration to schema version {version}").close()
+                    self._set_version(version)
+            current = latest
+        return current
+
+    def _set_version(self, version: int) -> None:
+        self.run("meta_set", key="schema_version", value=str(version))
+
+    # -- lifetime ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection and database, then release the file lock (idempotent)."""
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+            self._conn = None
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
+            self._db = None
+        self._release_lock()
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> KuzuStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,69 @@
+"""A write lock shared by every kgbrain process that opens one database file.
+
+Kùzu refuses a second writer at once ("Could not set lock on file") instead of waiting. We take an
+advisory lock on `<db>.lock` first, waiting up to a timeout, so two `kgbrain load` runs queue up
+instead of failing, and a clear message names the holder when the wait runs out.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from pathlib import Path
+from types import TracebackType
+
+from kgbrain.errors import DatabaseLocked
+
+
+class FileLock:
+    """An exclusive (writer) or shared (reader) advisory lock on a sidecar file."""
+
+    def __init__(self, db_path: Path, *, shared: bool, timeout_s: float) -> None:
+        self.path = db_path.with_name(db_path.name + ".lock")
+        self.shared = shared
+        self.timeout_s = timeout_s
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, waiting up to the timeout.
+
+        Raises:
+            DatabaseLocked: another process kept the lock for the whole timeout.
+        """
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        mode = (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            try:
+                fcntl.flock(fd, mode)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+                    os.close(fd)
+                    raise DatabaseLocked(
+                        f"database {str(self.path)[:-5]!r} is in use by another process (pid {holder}); "
+                        f"waited {self.timeout_s:g} s. Try again when it has finished."
+                    ) from None
+                time.sleep(0.05)
+        if not self.shared:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        """Drop the lock (idempotent)."""
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> FileLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()

@@ -1,0 +1,35 @@
+"""The narrow interface the layers above use to talk to the graph store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+Row = dict[str, Any]
+
+
+class GraphStore(Protocol):
+    """What reasoning, ingest and the API need from a graph store."""
+
+    read_only: bool
+
+    def run(self, name: str, **params: Any) -> list[Row]:
+        """Run the named query from queries/ with exactly its parameters."""
+        ...
+
+    def iterate(self, name: str, **params: Any) -> Iterator[Row]:
+        """Like `run`, streaming rows instead of collecting them."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """Hold the write lock and run the block as one transaction, rolled back on error."""
+        ...
+
+    def copy(self, table: str, rows: Any) -> None:
+        """Bulk-insert a pyarrow table into `table` (inside the current transaction, if any)."""
+        ...
+
+    def close(self) -> None:
+        """Release the database."""
+        ...

@@ -1,0 +1,4 @@
+// One concept with its preferred labels and descriptions (zero or one row).
+MATCH (c:Concept {id: $id})
+RETURN c.id AS id, c.kind AS kind, c.label_en AS label_en, c.label_ru AS label_ru,
+       c.description_en AS description_en, c.description_ru AS description_ru, c.description AS description

@@ -1,0 +1,1 @@
+"""Memory: concept linking, retrieval, evidence packs and source trust."""

@@ -1,0 +1,1 @@
+"""Output: trace builder, response validator, hedged responder, action proposer, logs."""

@@ -1,0 +1,1 @@
+"""Reasoning: the four modes, contradictions, and the cognitive loop above them."""

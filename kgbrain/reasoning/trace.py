@@ -1,0 +1,80 @@
+"""Shared result types of the reasoner: steps, traces and checked statements.
+
+Every reasoning module returns these; `verify`, `ask`, the cognitive loop and the output layer consume
+them. Keep them plain and stable: golden files and the verdicts contract are built from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Mode(str, Enum):
+    """Reasoning modes (DESIGN.md)."""
+
+    DIRECT = "direct"  # a stored fact answers it
+    DEDUCTIVE = "deductive"
+    CAUSAL = "causal"
+    ASSOCIATIVE = "associative"
+    ANALOGICAL = "analogical"
+
+
+class Outcome(str, Enum):
+    """What the reasoner concluded about a statement."""
+
+    SUPPORTED = "supported"
+    REFUTED = "refuted"
+    CONFLICTING = "conflicting"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One inference step: the rule applied, what it concluded, and the evidence it used."""
+
+    rule: str  # stable rule id, e.g. "ded.isa-transitive", "cau.chain", "ana.relational-match"
+    conclusion: str  # machine-readable statement, e.g. "neuron is_a cell" or "penguin NOT can fly"
+    facts: tuple[str, ...] = ()  # fact ids used
+    sources: tuple[str, ...] = ()  # their sources
+    confidence: float = 1.0  # confidence of this step's conclusion, in [0, 1]
+    note: str = ""  # e.g. "outdated fact shown for context", "more specific statement wins"
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The chain of steps behind a conclusion, in the order they were taken."""
+
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        """Every fact id used, in first-use order."""
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            seen.update(dict.fromkeys(step.facts))
+        return tuple(seen)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Every source used, in first-use order."""
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            seen.update(dict.fromkeys(step.sources))
+        return tuple(seen)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The reasoner's conclusion about one statement `subject predicate object` (claimed polarity)."""
+
+    subject: str
+    predicate: str
+    object: str
+    polarity: bool
+    outcome: Outcome
+    confidence: float
+    mode: Mode
+    trace: Trace = field(default_factory=Trace)
+    conflicts: tuple[str, ...] = ()  # ids of stored conflict records touching the evidence
+    explanation: str = ""

@@ -27,6 +27,8 @@ from kgbrain.store.rows import fact_from_row
 DEFAULT_DB = Path("kgbrain.kuzu")
 # Called with (file, bytes done, bytes total) while a file is read.
 LoadProgress = Callable[[str, int, int], None]
+# Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file).
+LoadHook = Callable[["Brain", LoadReport], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,8 @@ class Brain:
     def __init__(self, store: GraphStore) -> None:
         """Wrap an open store; prefer `Brain.open`."""
         self.store = store
+        # Subsystems that must see every load (contradiction detection, analogy index) add themselves here.
+        self.load_hooks: list[LoadHook] = []
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, read_only: bool = False) -> Brain:
@@ -131,7 +135,11 @@ class Brain:
                     progress(name, done, total)
 
             batch = self._read(path, source=source, trust=trust, fmt=fmt, progress=tick)
-            reports.append(load_batch(self.store, batch))
+            with self.store.transaction():
+                report = load_batch(self.store, batch)
+                for hook in self.load_hooks:
+                    hook(self, report)
+            reports.append(report)
             tick(total)
         return reports
 

@@ -43,6 +43,9 @@ class LoadReport:
     per_predicate: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     extra: dict[str, int] = field(default_factory=dict)
+    # The facts this load stored (not in --json): hooks such as contradiction detection and the
+    # analogy index work on them.
+    added: list[Fact] = field(default_factory=list, repr=False)
 
 
 def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
@@ -67,6 +70,7 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         report.sources = _write_sources(store, batch)
         report.predicates_declared = _write_predicates(store, batch.facts, batch.declarations, batch.file)
         added = _write_facts(store, facts, now)
+        report.added = added
         report.facts_added = len(added)
         report.duplicates_skipped = len(batch.facts) - len(added)
         report.per_predicate = dict(sorted(Counter(f.predicate for f in added).items()))

@@ -88,13 +88,17 @@ class _Resolver:
             if fact.object is not None:
                 names.add(fact.object)
         self.existing: dict[str, str] = {}
-        for part in chunks(sorted(names)):
-            self.existing.update((r["id"], r["kind"]) for r in store.run("concepts_existing", ids=list(part)))
+        self._add_existing(names)
         self.annotated = {a.concept for a in batch.annotations}
         self.individuals = {f.subject for f in batch.facts if f.predicate == "instance_of"}
         self.individuals |= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "individual"}
         self.mapping = self._resolve(names - self.existing.keys() - self.annotated, batch.annotations)
+        self._add_existing(set(self.mapping.values()) - self.existing.keys())
         self.new_ids = sorted({self.mapping.get(n, n) for n in names} - self.existing.keys())
+
+    def _add_existing(self, ids: set[str]) -> None:
+        for part in chunks(sorted(ids)):
+            self.existing.update((r["id"], r["kind"]) for r in self.store.run("concepts_existing", ids=list(part)))
 
     def _resolve(self, unknown: set[str], annotations: Iterable[Annotation]) -> dict[str, str]:
         by_key: dict[str, set[str]] = defaultdict(set)
@@ -182,7 +186,7 @@ def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annot
         existing_keys.update(r["key"] for r in store.run("terms_existing", keys=list(part)))
     new_names = [w for w in wanted if w not in have]
     store.copy("Term", pa.table({"key": pa.array(sorted(set(keys) - existing_keys), pa.string())}))
-    store.copy(
+    store.append_rels(
         "NAMES",
         pa.table(
             {
@@ -204,6 +208,8 @@ def _write_sources(store: GraphStore, batch: LoadBatch) -> int:
     ]
     for part in chunks(rows):
         store.run("source_add", rows=list(part))
+    for name, trust in sorted(batch.trust_overrides.items()):
+        store.run("source_set_trust", name=name, trust=trust)
     return len(rows)
 
 
@@ -257,7 +263,7 @@ def _write_facts(store: GraphStore, facts: list[Fact], now: datetime) -> list[Fa
     for f in added:
         by_table[table_for(f.predicate, f.value is not None)].append(f)
     for table, group in sorted(by_table.items()):
-        store.copy(table, _fact_table(group, now))
+        store.append_rels(table, _fact_table(group, now))
     return added
 
 

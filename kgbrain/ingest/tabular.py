@@ -195,7 +195,9 @@ class _RowBuilder:
         elif predicate in DECLARATION_PREDICATES:
             self.declaration(line, row, subject, predicate)
         elif predicate in SOURCE_PREDICATES:
-            self.batch.source_trust[subject] = self.unit_interval(line, row, "value", None)
+            trust = self.unit_interval(line, row, "value", None)
+            self.batch.source_trust[subject] = trust
+            self.batch.trust_overrides[subject] = trust
         else:
             self.batch.facts.append(self.fact(line, row, subject, predicate))
 

@@ -7,7 +7,10 @@ Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
 - a second writer is refused instead of waiting, so a file lock serialises processes;
 - a failing statement inside an explicit transaction rolls the transaction back by itself;
 - a COPY that fails on a duplicate primary key can leave the primary-key index unusable for the rest
-  of the session, so callers must de-duplicate before `copy` (the loaders do).
+  of the session, so callers must de-duplicate before `copy` (the loaders do);
+- rolling back a transaction that COPYed into a non-empty relationship table wipes that table's
+  existing relationships, permanently. So `append_rels` COPYs only into empty relationship tables and
+  otherwise appends with LOAD FROM + CREATE, which rolls back cleanly (measured: 100k rows in 0.6 s).
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ import kuzu
 from kgbrain.errors import QueryError, SchemaVersionError, StoreError
 from kgbrain.store import schema
 from kgbrain.store.lock import FileLock
-from kgbrain.store.queries import load_query
+from kgbrain.store.queries import load_query, load_template
+
+_template = load_template
 
 Row = dict[str, Any]
 
@@ -80,7 +85,7 @@ class KuzuStore:
 
     # -- queries -----------------------------------------------------------------------------
 
-    def run(self, name: str, **params: Any) -> list[Row]:
+    def run(self, name: str, /, **params: Any) -> list[Row]:
         """Run queries/<name>.cypher with exactly the parameters it uses.
 
         Raises:
@@ -89,7 +94,7 @@ class KuzuStore:
         """
         return list(self.iterate(name, **params))
 
-    def iterate(self, name: str, **params: Any) -> Iterator[Row]:
+    def iterate(self, name: str, /, **params: Any) -> Iterator[Row]:
         """Stream the rows of a named query (see `run`).
 
         Raises:
@@ -182,6 +187,35 @@ class KuzuStore:
             return
         with self.transaction():
             self._execute(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}").close()
+
+    def append_rels(self, table: str, rows: Any) -> None:
+        """Append relationships (a pyarrow Table: `from`, `to`, then the table's properties) safely.
+
+        Raises:
+            QueryError: `table` is not a relationship table of the schema.
+            StoreError: the insert failed (the enclosing transaction is then rolled back).
+        """
+        if table not in schema.REL_TABLES:
+            raise QueryError(f"append into unknown relationship table {table!r}")
+        if rows.num_rows == 0:
+            return
+        with self.transaction():
+            if not self._rel_table_has_rows(table):
+                self.copy(table, rows)
+                return
+            source, target, props = schema.REL_TABLES[table]
+            text = _template("append_rels").replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
+            text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace("@TO_KEY@", schema.PRIMARY_KEYS[target])
+            text = text.replace("@PROPS@", ", ".join(f"{p}: {p}" for p in props))
+            renamed = rows.rename_columns(["from_key", "to_key", *rows.column_names[2:]])
+            self._execute(text, {"rows": renamed}, what=f"append to {table}").close()
+
+    def _rel_table_has_rows(self, table: str) -> bool:
+        result = self._execute(_template("count_rels").replace("@TABLE@", table), {}, what=f"count {table}")
+        try:
+            return bool(result.get_next()[0])
+        finally:
+            result.close()
 
     # -- schema ------------------------------------------------------------------------------
 

@@ -14,11 +14,11 @@ class GraphStore(Protocol):
 
     read_only: bool
 
-    def run(self, name: str, **params: Any) -> list[Row]:
+    def run(self, name: str, /, **params: Any) -> list[Row]:
         """Run the named query from queries/ with exactly its parameters."""
         ...
 
-    def iterate(self, name: str, **params: Any) -> Iterator[Row]:
+    def iterate(self, name: str, /, **params: Any) -> Iterator[Row]:
         """Like `run`, streaming rows instead of collecting them."""
         ...
 
@@ -28,6 +28,10 @@ class GraphStore(Protocol):
 
     def copy(self, table: str, rows: Any) -> None:
         """Bulk-insert a pyarrow table into `table` (inside the current transaction, if any)."""
+        ...
+
+    def append_rels(self, table: str, rows: Any) -> None:
+        """Append relationships (pyarrow Table: from, to, properties) so a rollback cannot harm older rows."""
         ...
 
     def close(self) -> None:

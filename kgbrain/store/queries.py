@@ -58,3 +58,16 @@ def load_query(name: str) -> Query:
 def all_query_names() -> list[str]:
     """Names of every single-statement query file (schema and migrations excluded)."""
     return sorted(p.stem for p in queries_dir().glob("*.cypher") if p.stem != "schema")
+
+
+@cache
+def load_template(name: str) -> str:
+    """Text of queries/templates/<name>.cypher: statements the store fills with schema names.
+
+    Raises:
+        QueryError: no such template.
+    """
+    path = queries_dir() / "templates" / f"{name}.cypher"
+    if not path.is_file():
+        raise QueryError(f"no query template named {name!r} in queries/templates/")
+    return strip_comments(path.read_text(encoding="utf-8")).strip().rstrip(";")

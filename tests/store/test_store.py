@@ -1,0 +1,194 @@
+"""The store contract on real Kùzu: named queries, parameters, transactions, schema versions, locking."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from kgbrain.errors import DatabaseLocked, QueryError, SchemaVersionError, StoreError
+from kgbrain.store import KuzuStore, schema
+from kgbrain.store.queries import all_query_names, load_query, queries_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Queries whose UNWIND $rows needs typed sample rows for EXPLAIN to bind (NULL rows cannot be unwound).
+SAMPLE_PARAMS = {
+    "concept_update_annotations": {
+        "rows": [
+            {"id": "a", "kind": "class", "label_en": "a", "label_ru": "а", "description_en": "d", "description_ru": "д", "description": "d"}
+        ]
+    },
+    "predicate_add": {"rows": [{"name": "p", "inheritable": True, "source": "s"}]},
+    "predicate_declare": {
+        "rows": [
+            {
+                "name": "p", "transitive": True, "symmetric": False, "functional": False, "inheritable": True,
+                "inverse_of": "q", "opposite_of": "r", "domain": "d", "range": "r", "sub_property_of": ["x"],
+            }
+        ]
+    },
+    "source_add": {"rows": [{"name": "s", "trust": 0.5, "authority": "NORM"}]},
+}
+
+
+def test_new_store_has_latest_schema() -> None:
+    with KuzuStore(None) as store:
+        assert store.schema_version == schema.latest_version()
+        assert store.run("meta_get", key="schema_version") == [{"value": str(schema.latest_version())}]
+
+
+def test_run_rejects_missing_and_extra_parameters() -> None:
+    with KuzuStore(None) as store:
+        with pytest.raises(QueryError, match=r"meta_get: expected params \['key'\], got \[\]"):
+            store.run("meta_get")
+        with pytest.raises(QueryError, match="got \\['key', 'other'\\]"):
+            store.run("meta_get", key="x", other=1)
+
+
+def test_unknown_query_name_is_a_query_error() -> None:
+    with KuzuStore(None) as store, pytest.raises(QueryError, match="no query named 'no_such_query'"):
+        store.run("no_such_query")
+
+
+def test_engine_errors_become_store_errors() -> None:
+    with KuzuStore(None) as store, pytest.raises(StoreError, match="COPY into Concept failed"):
+        store.copy("Concept", pa.table({"id": ["a"], "nope": ["x"]}))
+
+
+def test_every_query_file_parses_and_binds_against_the_schema() -> None:
+    names = all_query_names()
+    assert len(names) >= 20
+    failures = {}
+    with KuzuStore(None) as store:
+        for name in names:
+            query = load_query(name)
+            attempts = [SAMPLE_PARAMS[name]] if name in SAMPLE_PARAMS else [dict.fromkeys(query.params), _guess(query.params)]
+            for params in attempts:
+                try:
+                    store._execute("EXPLAIN " + query.text, params, what=name).close()
+                    failures.pop(name, None)
+                    break
+                except StoreError as exc:
+                    failures[name] = str(exc)
+    assert failures == {}
+
+
+def _guess(params: frozenset[str]) -> dict[str, object]:
+    """Plausible values for EXPLAIN: lists for plural names, small ints for limits and depths, else text."""
+    out: dict[str, object] = {}
+    for p in params:
+        if p.endswith("s") and p not in ("status",):
+            out[p] = ["x"]
+        elif p in ("limit", "k", "n", "depth", "top", "hops") or p.startswith(("max_", "min_")):
+            out[p] = 1
+        else:
+            out[p] = "x"
+    return out
+
+
+def test_every_query_file_is_used_by_the_package() -> None:
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "kgbrain").rglob("*.py"))
+    unused = [n for n in all_query_names() if not re.search(rf"[\"']{n}[\"']", source)]
+    assert unused == []
+
+
+def test_transaction_rolls_back_everything_on_error() -> None:
+    with KuzuStore(None) as store:
+        with pytest.raises(RuntimeError, match="boom"), store.transaction():
+            store.run("meta_set", key="k", value="v")
+            store.copy("Term", pa.table({"key": ["t1", "t2"]}))
+            raise RuntimeError("boom")
+        assert store.run("meta_get", key="k") == []
+        assert store.run("terms_existing", keys=["t1", "t2"]) == []
+
+
+def test_transaction_commits() -> None:
+    with KuzuStore(None) as store:
+        with store.transaction():
+            store.run("meta_set", key="k", value="v")
+        assert store.run("meta_get", key="k") == [{"value": "v"}]
+
+
+def test_read_only_store_refuses_writes(tmp_path: Path) -> None:
+    path = tmp_path / "kb.kuzu"
+    KuzuStore(path).close()
+    with KuzuStore(path, read_only=True) as store:
+        with pytest.raises(StoreError, match="read-only"), store.transaction():
+            pass
+        assert store.run("meta_get", key="schema_version")
+
+
+def test_read_only_open_of_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="does not exist"):
+        KuzuStore(tmp_path / "missing.kuzu", read_only=True)
+
+
+def test_newer_schema_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "kb.kuzu"
+    with KuzuStore(path) as store:
+        store.run("meta_set", key="schema_version", value="999")
+    with pytest.raises(SchemaVersionError, match="schema version 999, but this kgbrain knows only up to"):
+        KuzuStore(path)
+    assert not Path(str(path) + ".lock").exists() or _lock_is_free(path)
+
+
+def _lock_is_free(path: Path) -> bool:
+    try:
+        KuzuStore(path, lock_timeout_s=0.1)
+    except SchemaVersionError:
+        return True  # it got past the lock
+    return False
+
+
+def test_older_database_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "kb.kuzu"
+    KuzuStore(path).close()
+    newer = tmp_path / "queries"
+    shutil.copytree(queries_dir(), newer)
+    (newer / "migrations").mkdir(exist_ok=True)
+    (newer / "migrations" / "900_test.cypher").write_text(
+        "// test migration\nCREATE NODE TABLE MigratedT(id STRING, PRIMARY KEY(id));\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(schema, "queries_dir", lambda: newer)
+    with KuzuStore(path) as store:
+        assert store.schema_version == 900
+        assert "MigratedT" in store._tables
+        assert store.run("meta_get", key="schema_version") == [{"value": "900"}]
+
+
+HOLDER = textwrap.dedent(
+    """
+    import sys, time
+    from kgbrain.store import KuzuStore
+    store = KuzuStore(sys.argv[1])
+    print("ready", flush=True)
+    time.sleep(float(sys.argv[2]))
+    store.close()
+    """
+)
+
+
+def test_second_writer_waits_then_gets_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "kb.kuzu"
+    with subprocess.Popen([sys.executable, "-c", HOLDER, str(path), "30"], stdout=subprocess.PIPE, text=True) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+            with pytest.raises(DatabaseLocked, match=rf"in use by another process \(pid {holder.pid}\)"):
+                KuzuStore(path, lock_timeout_s=0.3)
+        finally:
+            holder.kill()
+
+
+def test_second_writer_waits_for_the_first_to_finish(tmp_path: Path) -> None:
+    path = tmp_path / "kb.kuzu"
+    with subprocess.Popen([sys.executable, "-c", HOLDER, str(path), "1"], stdout=subprocess.PIPE, text=True) as holder:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with KuzuStore(path, lock_timeout_s=30) as store:
+            assert store.schema_version == schema.latest_version()

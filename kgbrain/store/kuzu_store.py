@@ -104,6 +104,9 @@ class KuzuStore:
         query = load_query(name)
         if set(params) != query.params:  # Kùzu would bind a missing $param to NULL without a word
             raise QueryError(f"{name}: expected params {sorted(query.params)}, got {sorted(params)}")
+        null_lists = sorted(p for p in query.list_params if params[p] is None)
+        if null_lists:
+            raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
         result = self._execute(query.text, params, what=f"query {name!r}")
         try:
             cols = result.get_column_names()
@@ -122,7 +125,8 @@ class KuzuStore:
             StoreError: the query does not bind against the schema.
         """
         query = load_query(name)
-        self._execute("EXPLAIN " + query.text, dict.fromkeys(query.params), what=f"query {name!r}").close()
+        params: dict[str, Any] = {p: ([] if p in query.list_params else None) for p in query.params}
+        self._execute("EXPLAIN " + query.text, params, what=f"query {name!r}").close()
 
     def _execute(self, text: str, params: dict[str, Any], *, what: str) -> Any:
         try:

@@ -21,6 +21,8 @@ class Query:
     name: str
     text: str
     params: frozenset[str]
+    # Parameters used as `IN $x` or `list_...($x`: Kùzu 0.11.3 segfaults when such a parameter is NULL.
+    list_params: frozenset[str] = frozenset()
 
 
 def strip_comments(text: str) -> str:
@@ -51,8 +53,10 @@ def load_query(name: str) -> Query:
     if not path.is_file():
         raise QueryError(f"no query named {name!r} in queries/")
     text = strip_comments(path.read_text(encoding="utf-8")).strip().rstrip(";")
-    params = frozenset(_PARAM.findall(_STRING.sub("", text)))
-    return Query(name, text, params)
+    bare = _STRING.sub("", text)
+    params = frozenset(_PARAM.findall(bare))
+    list_params = frozenset(re.findall(r"(?:\bIN\s+|\blist_\w+\(\s*)\$([A-Za-z_][A-Za-z0-9_]*)", bare, flags=re.IGNORECASE))
+    return Query(name, text, params, list_params)
 
 
 def all_query_names() -> list[str]:

@@ -13,8 +13,8 @@ import pyarrow as pa
 import pytest
 
 from kgbrain.errors import DatabaseLocked, QueryError, SchemaVersionError, StoreError
-from kgbrain.store import KuzuStore, schema
-from kgbrain.store.queries import all_query_names, load_query, queries_dir
+from kgbrain.store import KuzuStore, kuzu_store, schema
+from kgbrain.store.queries import Query, all_query_names, load_query, queries_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +52,16 @@ def test_run_rejects_missing_and_extra_parameters() -> None:
             store.run("meta_get", key="x", other=1)
 
 
+def test_null_list_parameter_is_refused_before_it_reaches_kuzu(monkeypatch: pytest.MonkeyPatch) -> None:
+    query = Query("ids_in", "MATCH (c:Concept) WHERE c.id IN $ids RETURN c.id", frozenset({"ids"}), frozenset({"ids"}))
+    original = kuzu_store.load_query
+    monkeypatch.setattr(kuzu_store, "load_query", lambda name: query if name == "ids_in" else original(name))
+    with KuzuStore(None) as store:
+        with pytest.raises(QueryError, match="used with IN and must be lists"):
+            store.run("ids_in", ids=None)
+        assert store.run("ids_in", ids=["nope"]) == []
+
+
 def test_unknown_query_name_is_a_query_error() -> None:
     with KuzuStore(None) as store, pytest.raises(QueryError, match="no query named 'no_such_query'"):
         store.run("no_such_query")
@@ -69,7 +79,8 @@ def test_every_query_file_parses_and_binds_against_the_schema() -> None:
     with KuzuStore(None) as store:
         for name in names:
             query = load_query(name)
-            attempts = [SAMPLE_PARAMS[name]] if name in SAMPLE_PARAMS else [dict.fromkeys(query.params), _guess(query.params)]
+            nulls = {p: ([] if p in query.list_params else None) for p in query.params}  # NULL lists crash Kùzu
+            attempts = [SAMPLE_PARAMS[name]] if name in SAMPLE_PARAMS else [_guess(query.params), nulls]
             for params in attempts:
                 try:
                     store._execute("EXPLAIN " + query.text, params, what=name).close()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from kgbrain.api import ConceptFacts, Stats
 from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
+from kgbrain.output.verdicts import VerifySummary, verdict_row
+from kgbrain.reasoning.verify import Verdict
 
 
 class _Out(BaseModel):
@@ -95,4 +97,72 @@ class ConceptFactsOut(_Out):
             descriptions=c.descriptions,
             names=[{k: n[k] for k in ("text", "lang", "kind")} for n in c.names],
             facts=[fact_row(f) for f in c.facts],
+        )
+
+
+class ProofStepOut(_Out):
+    """One step of a verdict's proof (verdicts contract)."""
+
+    rule: str
+    conclusion: str = ""
+    facts: list[str]
+    sources: list[str]
+    confidence: float
+    note: str | None = None
+
+
+class ClaimOut(_Out):
+    """The claim as it was checked (concept ids after linking)."""
+
+    subject: str
+    predicate: str
+    object: str
+    polarity: bool
+
+
+class VerdictOut(_Out):
+    """One line of the verdicts file (DESIGN.md contract; `error` only on ERROR)."""
+
+    id: str
+    verdict: Literal["SUPPORTED", "REFUTED", "CONFLICTING", "NOT_ENOUGH_INFO", "ERROR"]
+    confidence: float
+    reasoning_type: str | None
+    proof: list[ProofStepOut]
+    conflicts: list[str]
+    explanation: str
+    claim: ClaimOut | None = None
+    error: str | None = None
+
+    @classmethod
+    def from_verdict(cls, v: Verdict) -> VerdictOut:
+        """Convert the core dataclass (through the same row the verdicts file holds)."""
+        return cls.model_validate(verdict_row(v))
+
+
+class VerifySummaryOut(_Out):
+    """`kgbrain verify --json`: what the run did."""
+
+    claims: int
+    resumed: int
+    checked: int
+    seconds: float
+    claims_per_second: float
+    counts: dict[str, int]
+    output: str | None
+    workers: int
+    torn_line_rewritten: bool
+
+    @classmethod
+    def from_summary(cls, s: VerifySummary) -> VerifySummaryOut:
+        """Convert the core dataclass."""
+        return cls(
+            claims=s.claims,
+            resumed=s.resumed,
+            checked=s.checked,
+            seconds=round(s.seconds, 3),
+            claims_per_second=round(s.rate, 1),
+            counts=s.counts,
+            output=s.output,
+            workers=s.workers,
+            torn_line_rewritten=s.torn_line_rewritten,
         )

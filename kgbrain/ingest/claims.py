@@ -1,0 +1,221 @@
+"""Read the claims file contract (JSONL, CSV, TSV) row by row, turning a bad row into a row error.
+
+A claim is structured (`subject`, `predicate`, `object` or `value`, optional `polarity`) or a sentence
+(`text`), with an optional `id` (DESIGN.md, "Claims file"). Unlike a facts file, which loads all-or-nothing,
+a claims file is a batch job: a row that cannot be read becomes a `ClaimError` in its place and reading
+goes on, so the verdicts keep the input order. Columns we do not know (a gold label, a note) are ignored:
+datasets of claims often carry them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgbrain.errors import InputError
+from kgbrain.ingest.tabular import TABULAR_SUFFIXES
+from kgbrain.knowledge import is_predicate_name
+
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+_ID_IN_BROKEN_JSON = re.compile(rb'"id"\s*:\s*"([^"\\]{1,200})"')
+CLAIM_FIELDS = ("id", "subject", "predicate", "object", "value", "unit", "polarity", "text", "lang")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim to verify: a structured triple, or a sentence still to be parsed (`text`)."""
+
+    id: str
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None  # a concept, or an attribute value rendered as text
+    polarity: bool = True
+    text: str | None = None
+    lang: str | None = None
+    line: int = 0  # where it was read (0 when built in code)
+
+    @property
+    def is_sentence(self) -> bool:
+        """True when the claim is a sentence that still has to be parsed into a triple."""
+        return self.subject is None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimError:
+    """A row that could not be read as a claim; it becomes an ERROR verdict in the same place."""
+
+    id: str
+    error: str
+    line: int = 0
+
+
+ClaimRow = Claim | ClaimError
+
+
+def claims_format(path: Path, fmt: str | None = None) -> str:
+    """The claims file format: 'jsonl', 'csv' or 'tsv' (from `fmt` or the extension).
+
+    Raises:
+        InputError: the format is unknown.
+    """
+    kind = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
+    if kind not in ("jsonl", "csv", "tsv"):
+        raise InputError(f"{str(path)!r}: unknown claims format {path.suffix!r}; use .jsonl, .csv or .tsv")
+    return kind
+
+
+def read_claims(path: Path, fmt: str | None = None) -> Iterator[ClaimRow]:
+    """Stream the claims of a file in order, a `ClaimError` standing in for each bad row.
+
+    Raises:
+        InputError: the file is missing, of an unknown format, or its CSV/TSV header is unusable.
+    """
+    kind = claims_format(path, fmt)
+    if not path.is_file():
+        raise InputError(f"{str(path)!r}: no such file")
+    rows = _jsonl_rows(path) if kind == "jsonl" else _delimited_rows(path, "\t" if kind == "tsv" else ",")
+    for line, row in rows:
+        yield row if isinstance(row, ClaimError) else claim_from_row(row, line)
+
+
+def count_claims(path: Path, fmt: str | None = None) -> int:
+    """How many rows `read_claims` will yield, counted cheaply (for progress and ETA; exact for JSONL).
+
+    Raises:
+        InputError: the file is missing or of an unknown format.
+    """
+    kind = claims_format(path, fmt)
+    if not path.is_file():
+        raise InputError(f"{str(path)!r}: no such file")
+    with path.open("rb") as fh:
+        lines = sum(1 for raw in fh if raw.strip())
+    return lines if kind == "jsonl" else max(lines - 1, 0)
+
+
+def claim_from_row(row: dict[str, Any], line: int = 0) -> ClaimRow:
+    """Validate one row (a dict as JSON or CSV gives it); a problem gives a ClaimError naming the field."""
+    ident = row.get("id")
+    if ident is None or (isinstance(ident, str) and not ident.strip()):
+        ident = _line_id(line)
+    elif not isinstance(ident, (str, int)) or isinstance(ident, bool):
+        return ClaimError(_line_id(line), f"line {line}: field 'id': expected text or a number, got {ident!r}", line)
+    ident = str(ident).strip()
+
+    def error(field: str | None, problem: str) -> ClaimError:
+        where = f"line {line}: field {field!r}: " if field else f"line {line}: "
+        return ClaimError(ident, where + problem, line)
+
+    texts: dict[str, str] = {}
+    for field in ("subject", "predicate", "object", "text", "lang", "unit"):
+        value = row.get(field)
+        if value is None or value == "":
+            continue
+        if not isinstance(value, str):
+            return error(field, f"expected text, got {value!r}")
+        if not value.strip():
+            return error(field, "empty")
+        texts[field] = value.strip()
+    value = row.get("value")
+    if value is not None and value != "":
+        if isinstance(value, (dict, list)):
+            return error("value", "expected a string, number or boolean")
+        if "object" in texts:
+            return error("object", "give only one of 'object' or 'value'")
+        rendered = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        texts["object"] = f"{rendered} {texts['unit']}" if "unit" in texts else rendered
+    polarity = row.get("polarity")
+    if polarity is None or polarity == "":
+        polarity = True
+    elif isinstance(polarity, str) and polarity.strip().lower() in _BOOLEANS:
+        polarity = _BOOLEANS[polarity.strip().lower()]
+    elif not isinstance(polarity, bool):
+        return error("polarity", f"{polarity!r} is not true or false")
+    structured = [f for f in ("subject", "predicate", "object") if f in texts]
+    if "text" in texts:
+        if structured:
+            return error(structured[0], "give either 'text' or 'subject'/'predicate'/'object', not both")
+        return Claim(ident, polarity=polarity, text=texts["text"], lang=texts.get("lang"), line=line)
+    if not structured:
+        return error(None, "a claim needs 'text' or 'subject', 'predicate' and 'object'")
+    for field in ("subject", "predicate", "object"):
+        if field not in texts:
+            return error(field, "missing")
+    if not is_predicate_name(texts["predicate"]):
+        return error("predicate", f"{texts['predicate']!r} is not a snake_case predicate name")
+    return Claim(
+        ident, texts["subject"], texts["predicate"], texts["object"], polarity, lang=texts.get("lang"), line=line
+    )
+
+
+def _line_id(line: int) -> str:
+    # A claim without an id is named by its line, so resumed runs and reruns name it the same way.
+    return f"line-{line}"
+
+
+def _salvaged_id(raw: bytes) -> str | None:
+    # A broken line usually still shows its id; keeping it lets the user find the claim in the verdicts.
+    m = _ID_IN_BROKEN_JSON.search(raw)
+    return m.group(1).decode("utf-8", errors="replace") if m else None
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]:
+    with path.open("rb") as fh:
+        for line, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                yield line, ClaimError(_line_id(line), f"line {line}: not valid UTF-8 (byte {exc.start})", line)
+                continue
+            except json.JSONDecodeError as exc:
+                problem = f"line {line}: broken JSON: {exc.msg} at column {exc.colno}"
+                yield line, ClaimError(_salvaged_id(raw) or _line_id(line), problem, line)
+                continue
+            if not isinstance(row, dict):
+                yield line, ClaimError(_line_id(line), f"line {line}: expected a JSON object", line)
+                continue
+            yield line, row
+
+
+def _delimited_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]:
+    with path.open("rb") as raw_fh:
+        fh = io.TextIOWrapper(raw_fh, encoding="utf-8", errors="strict", newline="")
+        reader = csv.reader(fh, delimiter=delimiter)
+        try:
+            header = [h.strip().lstrip("\ufeff") for h in next(reader)]
+        except StopIteration:
+            return
+        except (UnicodeDecodeError, csv.Error) as exc:
+            raise InputError(f"{str(path)!r}: line 1: unreadable header: {exc}") from None
+        if not {"text", "subject"} & set(header):
+            raise InputError(
+                f"{str(path)!r}: line 1: the header needs a 'text' column or 'subject', 'predicate' and 'object' "
+                f"columns; found {', '.join(map(repr, header))}"
+            )
+        while True:
+            start = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except UnicodeDecodeError as exc:
+                # The decoder cannot resynchronise inside a text stream; the rest of the file is unreadable.
+                raise InputError(f"{str(path)!r}: line {start}: not valid UTF-8 (byte {exc.start})") from None
+            except csv.Error as exc:
+                problem = f"line {start}: broken {delimiter!r}-separated row: {exc}"
+                yield start, ClaimError(_line_id(start), problem, start)
+                continue
+            if not cells or all(not c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                problem = f"line {start}: expected {len(header)} cells, found {len(cells)}"
+                yield start, ClaimError(_line_id(start), problem, start)
+                continue
+            yield start, {k: v for k, v in zip(header, cells, strict=True) if v != ""}

@@ -1,0 +1,211 @@
+"""The verdicts file (DESIGN.md contract): one JSON line per claim, in input order, resumable after a kill.
+
+Lines are written as batches finish and flushed at once, so a killed run leaves every finished verdict on
+disk and at most one torn line at the end. `--resume` reads the file back, cuts a torn tail, checks that
+the finished lines belong to the claims being verified (same ids in the same places), and carries on
+after them; the result is byte for byte what an uninterrupted run writes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from kgbrain.errors import InputError
+from kgbrain.ingest.claims import ClaimRow
+from kgbrain.reasoning.verify import Verdict, VerdictKind
+
+# Called with (claims done, claims in total) after each batch.
+VerifyProgress = Callable[[int, int], None]
+CONFIDENCE_DIGITS = 4  # rounding keeps the file stable across runs and readable
+
+
+def verdict_row(v: Verdict) -> dict[str, Any]:
+    """The verdicts-contract JSON object of a verdict (`error` only on ERROR, `claim` as checked)."""
+    row: dict[str, Any] = {
+        "id": v.id,
+        "verdict": v.verdict.value,
+        "confidence": round(v.confidence, CONFIDENCE_DIGITS),
+        "reasoning_type": v.reasoning_type,
+        "proof": [
+            {
+                "rule": s.rule,
+                "conclusion": s.conclusion,
+                "facts": list(s.facts),
+                "sources": list(s.sources),
+                "confidence": round(s.confidence, CONFIDENCE_DIGITS),
+                **({"note": s.note} if s.note else {}),
+            }
+            for s in v.proof
+        ],
+        "conflicts": list(v.conflicts),
+        "explanation": v.explanation,
+    }
+    if v.subject is not None:
+        row["claim"] = {"subject": v.subject, "predicate": v.predicate, "object": v.object, "polarity": v.polarity}
+    if v.error is not None:
+        row["error"] = v.error
+    return row
+
+
+def verdict_line(v: Verdict) -> str:
+    """One line of the verdicts file."""
+    return json.dumps(verdict_row(v), ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """What an earlier, interrupted run left in the verdicts file."""
+
+    ids: list[str]  # claim ids of the complete lines, in order
+    counts: Counter[str]  # verdicts among them
+    size: int  # bytes of complete lines; anything after is a torn line
+    torn: bool
+
+
+def read_finished(path: Path) -> Finished:
+    """Read back the complete lines of a verdicts file (a torn last line is reported, not parsed).
+
+    Raises:
+        InputError: a complete line is not a verdict (the file is not ours, or was edited).
+    """
+    data = path.read_bytes() if path.exists() else b""
+    size = data.rfind(b"\n") + 1
+    ids: list[str] = []
+    counts: Counter[str] = Counter()
+    for n, raw in enumerate(data[:size].splitlines(), start=1):
+        try:
+            row = json.loads(raw)
+            ids.append(str(row["id"]))
+            counts[str(row["verdict"])] += 1
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
+            raise InputError(
+                f"{str(path)!r}: line {n} is not a verdict; cannot resume (run without --resume to start over)"
+            ) from None
+    return Finished(ids, counts, size, torn=size < len(data))
+
+
+@dataclass(slots=True)
+class VerifySummary:
+    """What a verification run did: verdict counts (including resumed ones), time and rate of this run."""
+
+    claims: int = 0  # verdicts in the output, resumed ones included
+    resumed: int = 0  # verdicts an earlier run had written
+    checked: int = 0  # claims verified by this run
+    seconds: float = 0.0
+    counts: dict[str, int] = field(default_factory=dict)
+    output: str | None = None
+    workers: int = 1
+    torn_line_rewritten: bool = False
+
+    @property
+    def rate(self) -> float:
+        """Claims verified per second by this run."""
+        return self.checked / self.seconds if self.seconds > 0 else 0.0
+
+
+class VerdictWriter:
+    """Appends verdict lines to a file (or stream) in order, flushing after each batch."""
+
+    def __init__(self, out: Path | None, *, resume: bool = False, stream: IO[str] | None = None) -> None:
+        """Open `out` for writing (truncating it, or continuing it with `resume`); None writes to `stream`.
+
+        Raises:
+            InputError: `resume` without an output file, or an output that cannot be resumed.
+        """
+        if out is None and resume:
+            raise InputError("--resume needs an output file (-o OUT)")
+        self.path = out
+        self.finished = read_finished(out) if out is not None and resume else Finished([], Counter(), 0, False)
+        self._own: IO[bytes] | None = None
+        self._stream = stream
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            mode = "r+b" if resume and out.exists() else "wb"
+            self._own = out.open(mode)
+            # A kill can leave half a line at the end: cut it, so the rewrite neither duplicates nor corrupts.
+            self._own.truncate(self.finished.size)
+            self._own.seek(self.finished.size)
+
+    def write(self, verdicts: Iterable[Verdict]) -> None:
+        """Write a batch of verdicts and flush it."""
+        text = "".join(verdict_line(v) for v in verdicts)
+        if self._own is not None:
+            self._own.write(text.encode("utf-8"))
+            self._own.flush()
+        elif self._stream is not None:
+            self._stream.write(text)
+            self._stream.flush()
+
+    def close(self) -> None:
+        """Close the file (a stream stays open)."""
+        if self._own is not None:
+            self._own.close()
+            self._own = None
+
+    def __enter__(self) -> VerdictWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def skip_finished(rows: Iterable[ClaimRow], finished: Finished, *, out: str, claims: str) -> Iterator[ClaimRow]:
+    """The rows still to verify: drops the first ones, checking they are the claims the finished lines name.
+
+    Raises:
+        InputError: the verdicts file was written for other claims.
+    """
+    it = iter(rows)
+    for n, done_id in enumerate(finished.ids, start=1):
+        row = next(it, None)
+        if row is None or row.id != done_id:
+            found = "nothing" if row is None else repr(row.id)
+            raise InputError(
+                f"{out!r} line {n} is the verdict on claim {done_id!r}, but claim {n} of {claims!r} is {found}; "
+                "it belongs to other claims (run without --resume to start over)"
+            )
+    yield from it
+
+
+def run_verification(
+    batches: Iterable[list[Verdict]],
+    writer: VerdictWriter,
+    *,
+    total: int,
+    progress: VerifyProgress | None = None,
+    workers: int = 1,
+) -> VerifySummary:
+    """Write batches of verdicts as they come and count them.
+
+    Raises:
+        StoreError: the store failed (everything finished so far is on disk).
+    """
+    finished = writer.finished
+    summary = VerifySummary(
+        resumed=len(finished.ids),
+        output=str(writer.path) if writer.path is not None else None,
+        workers=workers,
+        torn_line_rewritten=finished.torn,
+    )
+    counts: Counter[str] = Counter(finished.counts)
+    started = time.perf_counter()
+    done = summary.resumed
+    if progress is not None:
+        progress(done, total)
+    for batch in batches:
+        writer.write(batch)
+        counts.update(v.verdict.value for v in batch)
+        summary.checked += len(batch)
+        done += len(batch)
+        if progress is not None:
+            progress(done, max(total, done))
+    summary.seconds = time.perf_counter() - started
+    summary.claims = done
+    summary.counts = {k.value: counts.get(k.value, 0) for k in VerdictKind}
+    return summary

@@ -1,0 +1,110 @@
+"""Read a claim sentence (Russian or English) as a triple: subject, predicate, object and polarity.
+
+Rule-based, no model: a short list of sentence templates per language, tried in order, the more specific
+first ("X является частью Y" before "X является Y"). A negation inside the template ("не", "not", "cannot",
+"doesn't") gives polarity false. The subject and object come back as the words of the sentence; linking them
+to concepts (labels, aliases, word forms) is the reasoner's job, so a claim and a question name concepts the
+same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Pieces of patterns never end in whitespace: `_t` puts `\s+` around them.
+_DASH_ETO = r"(?:\u2014|\u2013|-{1,2})(?:\s+это)?"  # em dash, en dash, hyphens
+_RU_NOT = r"(?P<neg>не\s+)?"
+_RU_NOT_AFTER = r"(?P<neg>\s+не)?"
+_EN_BE = r"(?:is|are)(?P<neg>\s+not|n't)?"
+_EN_DO_NOT = r"(?P<neg>(?:does|do)(?:\s+not|n't)\s+)?"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimTriple:
+    """A sentence read as `subject predicate object` with the claimed polarity."""
+
+    subject: str
+    predicate: str
+    object: str
+    polarity: bool
+    lang: str
+    template: str  # which template matched, for explanations and tests
+
+
+def _t(pattern: str) -> re.Pattern[str]:
+    return re.compile(r"^\s*(?P<s>.+?)\s+" + pattern + r"\s+(?P<o>.+?)\s*$", re.IGNORECASE | re.DOTALL)
+
+
+# (template id, predicate, pattern); "s" and "o" are the subject and object, "neg" a negation.
+_RU: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("ru.part-of", "part_of", _t(_RU_NOT + r"(?:является|являются)\s+частью")),
+    ("ru.part-of-dash", "part_of", _t(_DASH_ETO + _RU_NOT_AFTER + r"\s+часть")),
+    ("ru.part-of-member", "part_of", _t(_RU_NOT + r"(?:входит|входят)\s+в(?:\s+состав)?")),
+    ("ru.instance-of", "instance_of", _t(_RU_NOT + r"(?:является|являются)\s+(?:экземпляром|примером)")),
+    ("ru.is-a", "is_a", _t(_RU_NOT + r"(?:является|являются)")),
+    ("ru.has", "has_property", _t(_RU_NOT + r"(?:имеет|имеют|содержит|содержат|обладает|обладают)")),
+    ("ru.can", "can", _t(_RU_NOT + r"(?:может|могут|умеет|умеют|способен|способна|способно|способны)(?:\s+к)?")),
+    ("ru.causes", "causes", _t(_RU_NOT + r"(?:вызывает|вызывают|является\s+причиной|порождает|порождают)")),
+    ("ru.leads-to", "leads_to", _t(_RU_NOT + r"(?:приводит|приводят|ведёт|ведет|ведут)\s+к")),
+    ("ru.prevents", "prevents", _t(_RU_NOT + r"(?:предотвращает|предотвращают|препятствует|препятствуют)")),
+    ("ru.enables", "enables", _t(_RU_NOT + r"(?:обеспечива[ею]т|дела[ею]т\s+возможным|позволя[ею]т)")),
+    ("ru.is-a-dash", "is_a", _t(_DASH_ETO + _RU_NOT_AFTER)),
+    ("ru.is-a-eto", "is_a", _t(r"это" + _RU_NOT_AFTER)),
+)
+_RU_HAS_U = re.compile(
+    r"^\s*у\s+(?P<s>.+?)\s+(?:(?P<pos>есть|имеется|имеются)|(?P<neg>нет))\s+(?P<o>.+?)\s*$",  # noqa: RUF001
+    re.IGNORECASE,
+)
+
+_EN: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("en.part-of", "part_of", _t(_EN_BE + r"\s+(?:a\s+)?part\s+of")),
+    ("en.instance-of", "instance_of", _t(_EN_BE + r"\s+an?\s+instance\s+of")),
+    ("en.has", "has_property", _t(_EN_DO_NOT + r"(?:has|have|contains?|possess(?:es)?)")),
+    ("en.can", "can", _t(r"(?:can(?P<neg>not|\s+not|'t)?|(?:(?:is|are)(?P<neg2>\s+not|n't)?\s+)?able\s+to)")),
+    ("en.causes", "causes", _t(_EN_DO_NOT + r"(?:causes?)")),
+    ("en.leads-to", "leads_to", _t(_EN_DO_NOT + r"(?:leads?)\s+to")),
+    ("en.prevents", "prevents", _t(_EN_DO_NOT + r"(?:prevents?)")),
+    ("en.enables", "enables", _t(_EN_DO_NOT + r"(?:enables?)")),
+    ("en.is-a", "is_a", _t(_EN_BE + r"(?:\s+(?:a|an|the))?")),
+)
+_CYRILLIC = re.compile(r"[\u0430-\u044f\u0451]", re.IGNORECASE)  # Cyrillic a..ya and yo
+_EN_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_TRAILING = ".!?;:…\"'«»“”„ "
+
+
+def sentence_language(text: str) -> str:
+    """'ru' when the sentence has Cyrillic letters, else 'en'."""
+    return "ru" if _CYRILLIC.search(text) else "en"
+
+
+def parse_claim_sentence(text: str, lang: str | None = None) -> ClaimTriple | None:
+    """Read a sentence such as "Нейрон — это клетка" or "Neurons contain DNA"; None when no template fits."""
+    sentence = " ".join(text.strip().strip(_TRAILING).split())
+    lang = lang if lang in ("ru", "en") else sentence_language(sentence)
+    if lang == "ru":
+        m = _RU_HAS_U.match(sentence)
+        if m:
+            return _triple(m["s"], "has_property", m["o"], m["neg"] is None, lang, "ru.u-est")
+    for template, predicate, pattern in _RU if lang == "ru" else _EN:
+        m = pattern.match(sentence)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        negated = bool(groups.get("neg") or groups.get("neg2"))
+        return _triple(m["s"], predicate, m["o"], not negated, lang, template)
+    return None
+
+
+def _triple(subject: str, predicate: str, obj: str, polarity: bool, lang: str, template: str) -> ClaimTriple | None:
+    subject, obj = _term(subject, lang), _term(obj, lang)
+    if not subject or not obj:
+        return None
+    return ClaimTriple(subject, predicate, obj, polarity, lang, template)
+
+
+def _term(words: str, lang: str) -> str:
+    words = words.strip(_TRAILING + ",\u2014\u2013-")
+    if lang == "en":
+        words = _EN_ARTICLE.sub("", words)
+    return words

@@ -1,0 +1,317 @@
+"""Batch fact verification: claims in, verdicts out, in input order, on one process or several.
+
+The semantics are the reasoner's (`Brain.check_many`, the same code `ask` uses): this module only maps a
+`Check` to the verdict vocabulary of the verdicts contract (DESIGN.md) and runs batches. Open world by
+default: what cannot be proved is NOT_ENOUGH_INFO; under the closed-world assumption (Reiter, "On Closed
+World Data Bases", 1978) it is REFUTED. A conclusion weaker than `min_confidence` is not a verdict either
+way and is reported as NOT_ENOUGH_INFO with its proof.
+
+A row that cannot be verified (unreadable, a sentence no template reads, a bad predicate) becomes an ERROR
+verdict in its place; only a failing store stops a run.
+
+Parallel runs use worker processes that each open the knowledge base read-only; Kùzu lets readers share a
+file only while no process holds it read-write, so the caller's own handle must be read-only too.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.util import Finalize
+from typing import Protocol
+
+from kgbrain.errors import InputError, UnknownConcept
+from kgbrain.ingest.claims import Claim, ClaimError, ClaimRow
+from kgbrain.reasoning.claims import parse_claim_sentence
+from kgbrain.reasoning.trace import Check, Mode, Outcome, Step
+
+# RULE cwa.not-provable: under the closed-world assumption what the knowledge base cannot prove is false.
+CLOSED_WORLD_RULE = "cwa.not-provable"
+# The confidence of a closed-world refutation: the assumption itself, not evidence, decides it.
+CLOSED_WORLD_CONFIDENCE = 1.0
+DEFAULT_BATCH_SIZE = 256
+
+
+class VerdictKind(str, Enum):
+    """The `verdict` field of the verdicts contract."""
+
+    SUPPORTED = "SUPPORTED"
+    REFUTED = "REFUTED"
+    CONFLICTING = "CONFLICTING"
+    NOT_ENOUGH_INFO = "NOT_ENOUGH_INFO"
+    ERROR = "ERROR"
+
+
+_BY_OUTCOME = {
+    Outcome.SUPPORTED: VerdictKind.SUPPORTED,
+    Outcome.REFUTED: VerdictKind.REFUTED,
+    Outcome.CONFLICTING: VerdictKind.CONFLICTING,
+    Outcome.UNKNOWN: VerdictKind.NOT_ENOUGH_INFO,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The verdict on one claim, with its proof; `subject`/`predicate`/`object` are the claim as checked."""
+
+    id: str
+    verdict: VerdictKind
+    confidence: float
+    reasoning_type: str | None = None  # the reasoning mode that decided it (trace.Mode value)
+    proof: tuple[Step, ...] = ()
+    conflicts: tuple[str, ...] = ()  # ids of stored conflict records touching the evidence
+    explanation: str = ""
+    error: str | None = None  # only on ERROR
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    polarity: bool = True
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyOptions:
+    """How claims are judged."""
+
+    closed_world: bool = False
+    min_confidence: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise InputError(f"--min-confidence {self.min_confidence!r} is outside 0..1")
+
+
+# One claim as the reasoner takes it: subject, predicate, object (names or ids), claimed polarity.
+Statement = tuple[str, str, str, bool]
+
+
+class Checker(Protocol):
+    """What verification needs from the reasoner (Brain implements it)."""
+
+    def check_many(self, statements: Sequence[Statement]) -> list[Check]:
+        """Check statements in one batch, one Check each, in order."""
+        ...
+
+    def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
+        """Check one statement."""
+        ...
+
+    def close(self) -> None:
+        """Release the knowledge base."""
+        ...
+
+
+def error_verdict(claim_id: str, message: str, line: int = 0) -> Verdict:
+    """The ERROR verdict standing in for a row that could not be verified."""
+    return Verdict(claim_id, VerdictKind.ERROR, 0.0, error=message, line=line)
+
+
+def verdict_from_check(claim: Claim, check: Check, options: VerifyOptions) -> Verdict:
+    """Map the reasoner's conclusion on a claim to a verdict (open/closed world, confidence floor)."""
+    kind = _BY_OUTCOME[check.outcome]
+    proof = check.trace.steps
+    confidence = check.confidence
+    explanation = check.explanation
+    if kind in (VerdictKind.SUPPORTED, VerdictKind.REFUTED) and confidence < options.min_confidence:
+        floor = f"confidence {confidence:.2f} is below the required {options.min_confidence:.2f}"
+        explanation = _join(explanation, floor)
+        kind = VerdictKind.NOT_ENOUGH_INFO
+    elif kind is VerdictKind.NOT_ENOUGH_INFO and options.closed_world:
+        statement = _statement(check.subject, check.predicate, check.object, check.polarity)
+        proof = (
+            *proof,
+            Step(CLOSED_WORLD_RULE, f"NOT ({statement})", confidence=CLOSED_WORLD_CONFIDENCE, note="closed world"),
+        )
+        explanation = _join(explanation, "not provable from the knowledge base, so false under the closed world")
+        kind, confidence = VerdictKind.REFUTED, CLOSED_WORLD_CONFIDENCE
+    return Verdict(
+        id=claim.id,
+        verdict=kind,
+        confidence=confidence,
+        reasoning_type=check.mode.value,
+        proof=proof,
+        conflicts=check.conflicts,
+        explanation=explanation,
+        subject=check.subject,
+        predicate=check.predicate,
+        object=check.object,
+        polarity=check.polarity,
+        line=claim.line,
+    )
+
+
+def unknown_concept_verdict(claim: Claim, statement: Statement, exc: UnknownConcept, options: VerifyOptions) -> Verdict:
+    """A claim about a concept the knowledge base does not have: nothing can be proved about it."""
+    subject, predicate, obj, polarity = statement
+    check = Check(subject, predicate, obj, polarity, Outcome.UNKNOWN, 0.0, Mode.DIRECT, explanation=str(exc))
+    return verdict_from_check(claim, check, options)
+
+
+class Verifier:
+    """Verifies claims in batches against one checker (a Brain), in order."""
+
+    def __init__(self, checker: Checker, options: VerifyOptions | None = None) -> None:
+        """Wrap a checker; `options` default to open world with no confidence floor."""
+        self.checker = checker
+        self.options = options or VerifyOptions()
+
+    def verify(self, rows: Sequence[ClaimRow]) -> list[Verdict]:
+        """Verdicts for a batch of claims, one each, in order.
+
+        Raises:
+            StoreError: the store failed (a bad claim never raises; it gets an ERROR verdict).
+        """
+        out: list[Verdict | None] = [None] * len(rows)
+        todo: list[tuple[int, Claim, Statement]] = []
+        for i, row in enumerate(rows):
+            if isinstance(row, ClaimError):
+                out[i] = error_verdict(row.id, row.error, row.line)
+                continue
+            statement = claim_statement(row)
+            if isinstance(statement, str):
+                out[i] = error_verdict(row.id, statement, row.line)
+            else:
+                todo.append((i, row, statement))
+        for i, verdict in self._check(todo):
+            out[i] = verdict
+        return [v for v in out if v is not None]
+
+    def _check(self, todo: list[tuple[int, Claim, Statement]]) -> Iterator[tuple[int, Verdict]]:
+        if not todo:
+            return
+        try:
+            checks = self.checker.check_many([s for _, _, s in todo])
+        except InputError:
+            # One bad claim spoils the batch call; redo the batch one by one so only that claim fails.
+            for i, claim, statement in todo:
+                yield i, self._check_one(claim, statement)
+            return
+        for (i, claim, _), check in zip(todo, checks, strict=True):
+            yield i, verdict_from_check(claim, check, self.options)
+
+    def _check_one(self, claim: Claim, statement: Statement) -> Verdict:
+        try:
+            check = self.checker.check(*statement)
+        except UnknownConcept as exc:
+            return unknown_concept_verdict(claim, statement, exc, self.options)
+        except InputError as exc:
+            return error_verdict(claim.id, f"line {claim.line}: {exc}" if claim.line else str(exc), claim.line)
+        return verdict_from_check(claim, check, self.options)
+
+
+def claim_statement(claim: Claim) -> Statement | str:
+    """The statement a claim makes; for a sentence, read through the templates (an error text when none fits)."""
+    if not claim.is_sentence:
+        return (claim.subject or "", claim.predicate or "", claim.object or "", claim.polarity)
+    triple = parse_claim_sentence(claim.text or "", claim.lang)
+    where = f"line {claim.line}: " if claim.line else ""
+    if triple is None:
+        return (
+            f"{where}cannot read {claim.text!r} as a claim; write it like 'X is a Y', 'X has Y', 'X can Y', "
+            "'X causes Y' (or 'X — это Y', 'X имеет Y', 'X может Y', 'X вызывает Y'), or give subject/predicate/object"
+        )
+    # A sentence's own negation combines with the row's polarity: `{"text": "X is not Y", "polarity": false}`
+    # claims that X is Y.
+    return (triple.subject, triple.predicate, triple.object, triple.polarity == claim.polarity)
+
+
+def batched(rows: Iterable[ClaimRow], size: int) -> Iterator[list[ClaimRow]]:
+    """Cut a stream of rows into lists of at most `size`."""
+    batch: list[ClaimRow] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def verify_stream(
+    checker: Checker,
+    rows: Iterable[ClaimRow],
+    options: VerifyOptions | None = None,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> Iterator[list[Verdict]]:
+    """Verify a stream of claims in this process, yielding each batch's verdicts in input order.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    verifier = Verifier(checker, options)
+    for batch in batched(rows, batch_size):
+        yield verifier.verify(batch)
+
+
+# Opens a checker in a worker process; it must be picklable (a module-level function or a functools.partial).
+CheckerOpener = Callable[[], Checker]
+
+
+@dataclass
+class _WorkerState:
+    verifier: Verifier | None = None
+
+
+_WORKER = _WorkerState()
+
+
+def _worker_init(opener: CheckerOpener, options: VerifyOptions) -> None:
+    checker = opener()
+    # Close the database before the worker exits: Kùzu can crash at exit when it is left open.
+    Finalize(checker, checker.close, exitpriority=10)
+    _WORKER.verifier = Verifier(checker, options)
+
+
+def _worker_verify(rows: list[ClaimRow]) -> list[Verdict]:
+    if _WORKER.verifier is None:
+        raise RuntimeError("verification worker was not initialised")
+    return _WORKER.verifier.verify(rows)
+
+
+def verify_parallel(
+    opener: CheckerOpener,
+    rows: Iterable[ClaimRow],
+    options: VerifyOptions | None = None,
+    *,
+    workers: int = 2,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> Iterator[list[Verdict]]:
+    """Verify a stream of claims on `workers` processes, each with its own read-only checker.
+
+    Batches come back in input order. At most a few batches per worker are in flight, so a huge claims
+    file is never read ahead into memory.
+
+    Raises:
+        StoreError: a worker's store failed (the pool is stopped).
+    """
+    if workers < 1:
+        raise InputError(f"--workers {workers!r} must be at least 1")
+    # spawn, not fork: a forked child would inherit the parent's Kùzu threads and open handles.
+    ctx = multiprocessing.get_context("spawn")
+    window = 2 * workers + 1
+    pool: Pool = ctx.Pool(workers, initializer=_worker_init, initargs=(opener, options or VerifyOptions()))
+    try:
+        pending: deque[AsyncResult[list[Verdict]]] = deque()
+        for batch in batched(rows, batch_size):
+            pending.append(pool.apply_async(_worker_verify, (batch,)))
+            while len(pending) >= window:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
+def _statement(subject: str, predicate: str, obj: str, polarity: bool) -> str:
+    return f"{subject} {'' if polarity else 'NOT '}{predicate} {obj}"
+
+
+def _join(first: str, second: str) -> str:
+    return f"{first}; {second}" if first else second

@@ -1,0 +1,219 @@
+"""Read an ontology file (Turtle, N-Triples, RDF/XML, JSON-LD, N3, TriG, N-Quads; optionally gzipped) into a LoadBatch.
+
+N-Triples goes through the streaming reader of ingest/ntriples.py (rdflib's parser and in-memory graph cost
+several times more on large files); every other syntax is parsed by rdflib. Either way the triples reach
+ingest/rdf_mapping.py in one plain form, so the same ontology in two syntaxes gives the same knowledge base.
+What maps to what is declared in ontology/rdf_mapping.ttl. A file that cannot be parsed raises one
+OntologyError naming the file and, where the parser knows it, the line; nothing of it is loaded.
+
+This module and ingest/vocabulary.py are the only users of rdflib.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import xml.sax
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from kgbrain.errors import InputError, OntologyError
+from kgbrain.ingest.batch import LoadBatch
+from kgbrain.ingest.ntriples import Term, Triple, open_maybe_gzip, read_ntriples
+from kgbrain.ingest.rdf_mapping import Mapping, RdfMapper
+from kgbrain.knowledge import DEFAULT_TRUST
+from kgbrain.resources import resource_dir
+
+# --format values (and their aliases) -> rdflib format names; "nt" is read by ingest/ntriples.py.
+FORMATS = {
+    "ttl": "turtle",
+    "turtle": "turtle",
+    "nt": "nt",
+    "ntriples": "nt",
+    "n-triples": "nt",
+    "xml": "xml",
+    "rdf": "xml",
+    "owl": "xml",
+    "rdfxml": "xml",
+    "rdf/xml": "xml",
+    "json-ld": "json-ld",
+    "jsonld": "json-ld",
+    "n3": "n3",
+    "trig": "trig",
+    "nq": "nquads",
+    "nquads": "nquads",
+}
+SUFFIXES = {
+    ".ttl": "turtle",
+    ".nt": "nt",
+    ".owl": "xml",
+    ".rdf": "xml",
+    ".xml": "xml",
+    ".jsonld": "json-ld",
+    ".json": "json-ld",
+    ".n3": "n3",
+    ".trig": "trig",
+    ".nq": "nquads",
+}
+_DATASET_FORMATS = frozenset({"trig", "nquads"})
+_MAP = "https://kgbrain.dev/rdf-mapping#"
+
+
+def read_ontology(
+    path: Path,
+    *,
+    source: str | None = None,
+    trust: float | None = None,
+    fmt: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> LoadBatch:
+    """Parse an ontology file and map it onto kgbrain's model.
+
+    Args:
+        path: the file; `.gz` files are decompressed.
+        source: the source name of its facts (default: the file name without its RDF extensions, so
+            `schema.ttl` and `schema.nt` are one source).
+        trust: the trust of that source (default 0.5).
+        fmt: a `--format` value (see FORMATS); taken from the extension when None.
+        progress: called with the number of bytes read so far, now and then.
+
+    Raises:
+        InputError: the format is unknown.
+        OntologyError: the file cannot be parsed (names the file and, where known, the line).
+    """
+    rdf_format = rdf_format_of(path, fmt)
+    if rdf_format == "nt":
+        triples = list(read_ntriples(path, progress))
+    else:
+        triples = list(_rdflib_triples(path, rdf_format))
+        if progress is not None:
+            progress(path.stat().st_size)
+    name = source or source_name(path)
+    mapper = RdfMapper(load_mapping(), file=str(path), source=name, trust=DEFAULT_TRUST if trust is None else trust)
+    return mapper.map(triples)
+
+
+def rdf_format_of(path: Path, fmt: str | None) -> str:
+    """The rdflib format name for a file, from `fmt` or its extension (`x.nt.gz` is N-Triples).
+
+    Raises:
+        InputError: neither names a known format.
+    """
+    if fmt is not None:
+        found = FORMATS.get(fmt.lower())
+        if found is None:
+            raise InputError(f"unknown format {fmt!r}; use one of jsonl, csv, tsv, {', '.join(sorted(FORMATS))}")
+        return found
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    found = SUFFIXES.get(suffixes[-1]) if suffixes else None
+    if found is None:
+        known = ", ".join(sorted([*SUFFIXES, ".jsonl", ".csv", ".tsv"]))
+        raise InputError(f"{path.name!r}: unknown file format; use an extension ({known}, optionally .gz) or --format")
+    return found
+
+
+def source_name(path: Path) -> str:
+    """The default source of an ontology: its file name without RDF and compression extensions."""
+    name = path.name
+    while True:
+        stem, dot, ext = name.rpartition(".")
+        if not dot or not stem or f".{ext.lower()}" not in {*SUFFIXES, ".gz"}:
+            return name
+        name = stem
+
+
+@functools.cache
+def load_mapping() -> Mapping:
+    """The mapping table of ontology/rdf_mapping.ttl (read once per process)."""
+    import rdflib
+
+    graph = rdflib.Graph(bind_namespaces="none")
+    graph.parse(resource_dir("ontology") / "rdf_mapping.ttl", format="turtle")
+    tables: dict[str, dict[str, str]] = {
+        key: {}
+        for key in (
+            "role",
+            "declares",
+            "propertyType",
+            "expression",
+            "skip",
+            "skipType",
+            "termSkip",
+            "skipNamespace",
+            "datatype",
+        )
+    }
+    builtin: set[str] = set()
+    for s, p, o in graph:
+        key = str(p).removeprefix(_MAP)
+        value = str(o).removeprefix(_MAP)
+        if key == "builtinNamespace":
+            builtin.add(str(s))
+        elif key in tables:
+            tables[key][str(s)] = value
+    prefixes = {str(ns): prefix for prefix, ns in graph.namespaces() if prefix != "map"}
+    return Mapping(
+        prefixes=prefixes,
+        roles=tables["role"],
+        declares=tables["declares"],
+        property_types=tables["propertyType"],
+        expressions=tables["expression"],
+        skip=tables["skip"],
+        skip_types=tables["skipType"],
+        term_skip=tables["termSkip"],
+        skip_namespaces=tables["skipNamespace"],
+        builtin_namespaces=frozenset(builtin),
+        datatypes=tables["datatype"],
+    )
+
+
+def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
+    import rdflib
+    from rdflib.exceptions import ParserError
+    from rdflib.plugins.parsers.notation3 import BadSyntax
+
+    graph: Any = rdflib.Dataset() if rdf_format in _DATASET_FORMATS else rdflib.Graph(bind_namespaces="none")
+    stream, _ = open_maybe_gzip(path)
+    # A fixed base keeps relative IRIs (and so concept ids) independent of where the file lies.
+    base = f"file:///{path.name}"
+    try:
+        with stream:
+            graph.parse(source=stream, format=rdf_format, publicID=base)
+    except BadSyntax as exc:
+        why = str(exc).splitlines()[1].removesuffix(" at ^ in:") if "\n" in str(exc) else str(exc)
+        raise OntologyError(f"{path.name}:{exc.lines + 1}: {why}") from None
+    except xml.sax.SAXParseException as exc:
+        raise OntologyError(f"{path.name}:{exc.getLineNumber()}: bad RDF/XML: {exc.getMessage()}") from None
+    except json.JSONDecodeError as exc:
+        raise OntologyError(f"{path.name}:{exc.lineno}: bad JSON-LD: {exc.msg}") from None
+    except ParserError as exc:  # also what the N-Quads parser raises
+        raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise OntologyError(f"{path.name}: not valid UTF-8 (byte {exc.start})") from None
+    except OSError as exc:  # a corrupt .gz, or a JSON-LD @context that would have to be fetched
+        raise OntologyError(f"{path.name}: cannot read the file: {exc}") from None
+    except ValueError as exc:  # rdflib reports some malformed terms (bad IRIs, literals) this way
+        raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None
+    if rdf_format in _DATASET_FORMATS:
+        # the graph a statement sits in is not part of kgbrain's model; a statement in two graphs is one
+        seen = {(s, p, o) for s, p, o, _ in graph.quads((None, None, None, None))}
+        rows = iter(seen)
+    else:
+        rows = iter(graph)
+    blank, literal = rdflib.BNode, rdflib.Literal
+    for s, p, o in rows:
+        yield str(s) if not isinstance(s, blank) else f"_:{s}", str(p), _term(o, blank, literal)
+
+
+def _term(t: Any, blank: type, literal: type) -> Term:
+    if isinstance(t, blank):
+        return f"_:{t}"
+    if isinstance(t, literal):
+        lit: Any = t
+        datatype = None if lit.datatype is None else str(lit.datatype)
+        return (str(lit), datatype, lit.language.lower() if lit.language else None)
+    return str(t)
+

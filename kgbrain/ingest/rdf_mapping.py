@@ -1,0 +1,445 @@
+"""Map RDF triples onto kgbrain's model (facts, annotations, predicate declarations), as ontology/rdf_mapping.ttl says.
+
+The table of which IRI plays which role is data (`Mapping`, read from ontology/rdf_mapping.ttl by
+ingest/ontology.py); this module implements the roles. Every triple read ends up either mapped or counted in
+`batch.skipped` under a kind, so nothing is dropped silently: `extra["triples_mapped"] +
+extra["triples_skipped"] == extra["triples_read"]`. A construct that spans several triples (a class expression
+under a blank node, an RDF list) counts once in `skipped` and all its triples in `triples_skipped`.
+
+Triples come in the plain form of ingest/ntriples.py: IRIs are `str`, blank nodes `str` starting with `_:`,
+literals `(lexical, datatype IRI | None, language | None)` tuples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from kgbrain.ingest.batch import LoadBatch
+from kgbrain.ingest.ntriples import Term, Triple
+from kgbrain.knowledge import (
+    ANNOTATION_PREDICATES,
+    DECLARATION_PREDICATES,
+    SOURCE_PREDICATES,
+    Annotation,
+    Declaration,
+    Fact,
+    Literal,
+)
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+KGB = "https://kgbrain.dev/vocab#"
+_FIRST, _REST, _NIL, _TYPE = RDF + "first", RDF + "rest", RDF + "nil", RDF + "type"
+# Predicate names with a fixed meaning in the facts-file contract; an ontology's own property with such a
+# local name gets its prefix in front, so that exporting and re-loading the knowledge base keeps its meaning.
+RESERVED_PREDICATES = (
+    ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | {"is_a", "instance_of", "disjoint_with"}
+)
+_PROPERTY_ROLES = frozenset({"Type", "SubPropertyOf", "InverseOf", "Domain", "Range"})
+_CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
+_CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+_CHECKED_DATATYPES = {"integer": int, "decimal": float, "double": float, "float": float}
+
+
+@dataclass(frozen=True, slots=True)
+class Mapping:
+    """The mapping table of ontology/rdf_mapping.ttl, as plain dictionaries keyed by IRI."""
+
+    prefixes: dict[str, str]  # namespace IRI -> id prefix
+    roles: dict[str, str]  # predicate IRI -> role (IsA, Equivalent, Type, SameAs, Label, ...)
+    declares: dict[str, str]  # rdf:type object -> what the subject is (Class, Property, Individual, ...)
+    property_types: dict[str, str]  # rdf:type object -> property_type declaration value
+    expressions: dict[str, str]  # rdf:type object or predicate that makes a blank node a class expression -> kind
+    skip: dict[str, str]  # predicate -> skipped kind
+    skip_types: dict[str, str]  # rdf:type object -> skipped kind
+    term_skip: dict[str, str]  # predicate -> skipped kind when the subject is a declared class or property
+    skip_namespaces: dict[str, str]  # predicate namespace -> skipped kind
+    builtin_namespaces: frozenset[str]
+    datatypes: dict[str, str]  # datatype IRI -> kgbrain datatype
+
+
+def split_iri(iri: str) -> tuple[str, str]:
+    """(namespace, local name): the cut is after the last '#' or '/'."""
+    cut = max(iri.rfind("#"), iri.rfind("/"))
+    return iri[: cut + 1], iri[cut + 1 :]
+
+
+def derived_prefix(namespace: str) -> str:
+    """The id prefix of a namespace not in the mapping: itself without scheme, 'www.' and trailing '#'/'/'."""
+    rest = namespace.split("://", 1)[-1].removeprefix("www.")
+    return rest.rstrip("#/") or namespace
+
+
+def snake_case(name: str) -> str:
+    """`knowsAbout` -> `knows_about`, `HTMLParser` -> `html_parser`, `part-of` -> `part_of`."""
+    name = _CAMEL_2.sub(r"\1_\2", _CAMEL_1.sub(r"\1_\2", name))
+    return _NON_WORD.sub("_", name.lower()).strip("_")
+
+
+@dataclass
+class _Out:
+    """Intermediate results: predicates stay IRIs until every predicate of the file is known (for naming)."""
+
+    relations: list[tuple[str, str, str]] = field(default_factory=list)  # (subject id, predicate IRI | name, object id)
+    attributes: list[tuple[str, str, Literal]] = field(default_factory=list)
+    # (predicate IRI, kind, value, whether the value is a predicate IRI too)
+    declarations: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    annotations: list[Annotation] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+    mapped: int = 0
+    skipped_triples: int = 0
+
+
+class RdfMapper:
+    """Turns the triples of one file into a LoadBatch."""
+
+    def __init__(self, mapping: Mapping, *, file: str, source: str, trust: float) -> None:
+        """Prepare to map one file whose facts get `source` and `trust`."""
+        self.m = mapping
+        self.file = file
+        self.source = source
+        self.trust = trust
+        self._ids: dict[str, str] = {}
+        self._same: dict[str, str] = {}  # IRI -> canonical IRI (owl:sameAs)
+        self._used: set[str] = set()  # IRIs that name concepts
+        self._out = _Out()
+
+    # -- ids ------------------------------------------------------------------------------------
+
+    def concept_id(self, iri: str) -> str:
+        """The readable, deterministic concept id of an IRI (see ontology/rdf_mapping.ttl)."""
+        cid = self._ids.get(iri)
+        if cid is None:
+            namespace, local = split_iri(iri)
+            if not local or not namespace:
+                cid = iri
+            else:
+                cid = f"{self.m.prefixes.get(namespace) or derived_prefix(namespace)}:{local}"
+            self._ids[iri] = cid
+        return cid
+
+    def _concept(self, iri: str) -> str:
+        iri = self._same.get(iri, iri)
+        self._used.add(iri)
+        return self.concept_id(iri)
+
+    def predicate_names(self, iris: Iterable[str]) -> dict[str, str]:
+        """snake_case names for predicate IRIs, collision-safe within the file and deterministic."""
+        by_name: dict[str, list[str]] = defaultdict(list)
+        for iri in sorted(set(iris)):
+            by_name[self._base_name(iri)].append(iri)
+        names: dict[str, str] = {}
+        taken = {n for n, group in by_name.items() if n not in RESERVED_PREDICATES}
+        for name, group in sorted(by_name.items()):
+            for i, iri in enumerate(group):
+                if i == 0 and (name not in RESERVED_PREDICATES or iri.startswith(KGB)):
+                    names[iri] = name
+                    continue
+                prefixed = f"{_predicate_word(self.concept_id(iri).rpartition(':')[0])}_{name}"
+                while prefixed in taken:
+                    prefixed = "x_" + prefixed
+                taken.add(prefixed)
+                names[iri] = prefixed
+        return names
+
+    @staticmethod
+    def _base_name(iri: str) -> str:
+        local = split_iri(iri)[1]
+        if iri.startswith(KGB):
+            return local
+        return _predicate_word(snake_case(local) or "p")
+
+    # -- mapping --------------------------------------------------------------------------------
+
+    def map(self, triples: Sequence[Triple]) -> LoadBatch:
+        """Map all triples of the file (they must be in memory: blank-node constructs need lookahead)."""
+        m, out = self.m, self._out
+        declared: dict[str, set[str]] = defaultdict(set)
+        blank_out: dict[str, list[int]] = defaultdict(list)
+        referenced: set[str] = set()
+        same_pairs: list[tuple[str, str]] = []
+        for i, (s, p, o) in enumerate(triples):
+            if s.startswith("_:"):
+                blank_out[s].append(i)
+            if isinstance(o, str):
+                if o.startswith("_:"):
+                    referenced.add(o)
+                elif p == _TYPE and o in m.declares:
+                    declared[m.declares[o]].add(s)
+                elif m.roles.get(p) == "SameAs" and not s.startswith("_:"):
+                    same_pairs.append((s, o))
+        self._merge_same(same_pairs)
+        self._declared = declared
+        self._blank_out = blank_out
+        self._consumed = bytearray(len(triples))
+        self._triples = triples
+        terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
+        properties = declared["Property"] | declared["AnnotationProperty"]
+        for s, p, o in triples:
+            if s.startswith("_:"):
+                continue
+            if s in declared["Ontology"]:
+                self._skip("ontology_header", o)
+            elif s in declared["Datatype"]:
+                self._skip("datatype", o)
+            elif isinstance(o, str) and o.startswith("_:"):
+                self._skip(self._construct_kind(p, o), o)
+            elif p in m.roles:
+                role = m.roles[p]
+                if s in properties and role not in _PROPERTY_ROLES:
+                    self._skip("annotation:property")
+                else:
+                    self._role(role, s, p, o)
+            elif p in m.skip:
+                self._skip(m.skip[p])
+            elif p in m.term_skip and s in terms:
+                self._skip(m.term_skip[p])
+            elif split_iri(p)[0] in m.skip_namespaces:
+                self._skip(m.skip_namespaces[split_iri(p)[0]])
+            elif s in properties:
+                self._skip("annotation:property")
+            elif split_iri(p)[0] in m.builtin_namespaces:
+                self._skip("unmapped:" + self.concept_id(p))
+            elif p in declared["AnnotationProperty"]:
+                self._skip("annotation:other")
+            elif isinstance(o, tuple):
+                out.mapped += 1
+                out.attributes.append((self._concept(s), p, self._literal(o)))
+            else:
+                out.mapped += 1
+                out.relations.append((self._concept(s), p, self._concept(o)))
+        self._blank_roots(referenced)
+        return self._batch(len(triples))
+
+    def _merge_same(self, pairs: list[tuple[str, str]]) -> None:
+        parent: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+
+        for a, b in pairs:
+            ra, rb = find(a), find(b)
+            if ra != rb:
+                # the smaller id is the canonical one, whichever order the file states the pair in
+                keep, drop = sorted((ra, rb), key=lambda iri: (self.concept_id(iri), iri))
+                parent[drop] = keep
+        for iri in parent:
+            self._same[iri] = find(iri)
+        for iri, canon in self._same.items():
+            cid = self.concept_id(canon)
+            self._out.annotations.append(Annotation(cid, "alias", self.concept_id(iri)))
+            self._out.annotations.append(Annotation(cid, "alias", iri))
+            self._used.add(canon)
+
+    def _role(self, role: str, s: str, p: str, o: Term) -> None:
+        out = self._out
+        if isinstance(o, tuple):
+            if role in ("Label", "Alias", "Description"):
+                out.mapped += 1
+                lexical, _, lang = o
+                kind = {"Label": "label", "Alias": "alias", "Description": "description"}[role]
+                out.annotations.append(Annotation(self._concept(s), kind, lexical, _primary(lang)))
+            else:
+                self._skip("invalid:literal_object")
+            return
+        if role in ("Label", "Alias", "Description"):
+            self._skip("invalid:iri_label")
+            return
+        out.mapped += 1
+        if role == "IsA":
+            out.relations.append((self._concept(s), "is_a", self._concept(o)))
+        elif role == "Equivalent":
+            a, b = self._concept(s), self._concept(o)
+            out.relations += [(a, "is_a", b), (b, "is_a", a)]
+        elif role == "DisjointWith":
+            out.relations.append((self._concept(s), "disjoint_with", self._concept(o)))
+        elif role == "SameAs":
+            self._concept(s)
+            self._concept(o)
+        elif role == "Type":
+            out.mapped -= 1
+            self._type(s, o)
+        elif role in ("SubPropertyOf", "InverseOf"):
+            out.declarations.append((s, "sub_property_of" if role == "SubPropertyOf" else "inverse_of", o, True))
+        elif role in ("Domain", "Range"):
+            # a domain or range names a class without creating it (ranges are often datatypes such as xsd:string)
+            out.declarations.append((s, role.lower(), self.concept_id(self._same.get(o, o)), False))
+        else:  # Members outside an owl:AllDisjointClasses node
+            out.mapped -= 1
+            self._skip("unmapped:" + self.concept_id(p))
+
+    def _type(self, s: str, o: str) -> None:
+        m, out = self.m, self._out
+        if o in m.declares:
+            what = m.declares[o]
+            if what in ("Class", "Individual"):
+                self._concept(s)
+            if what == "Individual":
+                out.annotations.append(Annotation(self._concept(s), "kind", "individual"))
+            out.mapped += 1
+        elif o in m.property_types:
+            out.declarations.append((s, "property_type", m.property_types[o], False))
+            out.mapped += 1
+        elif o in m.skip_types:
+            self._skip(m.skip_types[o])
+        elif o in m.expressions:
+            self._skip(m.expressions[o])
+        elif split_iri(o)[0] in m.builtin_namespaces:
+            self._skip("unmapped:" + self.concept_id(o))
+        else:
+            out.relations.append((self._concept(s), "instance_of", self._concept(o)))
+            out.mapped += 1
+
+    def _literal(self, o: tuple[str, str | None, str | None]) -> Literal:
+        lexical, datatype, lang = o
+        kind = "string" if datatype is None else self.m.datatypes.get(datatype, datatype)
+        if kind == "boolean":
+            lexical = {"1": "true", "0": "false"}.get(lexical.strip(), lexical.strip())
+            if lexical not in ("true", "false"):
+                kind = datatype or kind
+        elif kind in _CHECKED_DATATYPES:
+            try:
+                _CHECKED_DATATYPES[kind](lexical)
+            except ValueError:
+                kind = datatype or kind  # keep an ill-typed value as text under its own datatype IRI
+        return Literal(lexical, kind, None, _primary(lang))
+
+    # -- blank nodes ----------------------------------------------------------------------------
+
+    def _construct_kind(self, p: str, node: str) -> str:
+        m = self.m
+        if p in m.expressions:
+            return m.expressions[p]
+        if p in m.skip:
+            return m.skip[p]
+        for i in self._blank_out.get(node, ()):
+            _, bp, bo = self._triples[i]
+            if bp == _TYPE and isinstance(bo, str) and bo in m.expressions:
+                return m.expressions[bo]
+            if bp in m.expressions:
+                return m.expressions[bp]
+        return "blank_node"
+
+    def _skip(self, kind: str, obj: Term | None = None) -> None:
+        """Count one skipped construct: this triple and, if `obj` is a blank node, everything under it."""
+        out = self._out
+        out.skipped[kind] += 1
+        out.skipped_triples += 1
+        if isinstance(obj, str) and obj.startswith("_:"):
+            out.skipped_triples += self._consume(obj)
+
+    def _consume(self, node: str) -> int:
+        """Mark the triples under a blank node as accounted for; returns how many were new."""
+        count = 0
+        stack = [node]
+        while stack:
+            for i in self._blank_out.get(stack.pop(), ()):
+                if not self._consumed[i]:
+                    self._consumed[i] = 1
+                    count += 1
+                    o = self._triples[i][2]
+                    if isinstance(o, str) and o.startswith("_:"):
+                        stack.append(o)
+        return count
+
+    def _blank_roots(self, referenced: set[str]) -> None:
+        """Blank nodes no named term points at: OWL axioms such as owl:AllDisjointClasses or owl:Axiom."""
+        out = self._out
+        roots = sorted(b for b in self._blank_out if b not in referenced)
+        for node in roots:
+            if self._consumed[self._blank_out[node][0]]:
+                continue
+            types = [o for i in self._blank_out[node] for _, p, o in [self._triples[i]] if p == _TYPE]
+            if any(t in self.m.declares and self.m.declares[t] == "AllDisjointClasses" for t in types):
+                members = self._members(node)
+                if members is not None:
+                    ids = sorted({self._concept(x) for x in members})
+                    out.relations += [(a, "disjoint_with", b) for k, a in enumerate(ids) for b in ids[k + 1 :]]
+                    out.mapped += self._consume(node)
+                    continue
+            kinds = [self.m.skip_types.get(t) or self.m.expressions.get(t) for t in types if isinstance(t, str)]
+            kind = next((k for k in kinds if k), None) or self._construct_kind("", node)
+            out.skipped[kind] += 1
+            out.skipped_triples += self._consume(node)
+        leftover = sum(1 for i, (s, _, _) in enumerate(self._triples) if s.startswith("_:") and not self._consumed[i])
+        if leftover:  # blank nodes only reachable from each other (a cycle): nothing to map
+            out.skipped["blank_node"] += 1
+            out.skipped_triples += leftover
+
+    def _members(self, node: str) -> list[str] | None:
+        """The named classes of an owl:AllDisjointClasses node's owl:members list, or None."""
+        for i in self._blank_out[node]:
+            _, p, o = self._triples[i]
+            if self.m.roles.get(p) == "Members" and isinstance(o, str):
+                items = self._list(o)
+                if items is not None and all(isinstance(x, str) and not x.startswith("_:") for x in items):
+                    return [x for x in items if isinstance(x, str)]
+        return None
+
+    def _list(self, node: str) -> list[Term] | None:
+        items: list[Term] = []
+        seen: set[str] = set()
+        while node != _NIL:
+            if node in seen or not node.startswith("_:"):
+                return None
+            seen.add(node)
+            first = rest = None
+            for i in self._blank_out.get(node, ()):
+                _, p, o = self._triples[i]
+                if p == _FIRST:
+                    first = o
+                elif p == _REST:
+                    rest = o
+            if first is None or not isinstance(rest, str):
+                return None
+            items.append(first)
+            node = rest
+        return items
+
+    # -- output ---------------------------------------------------------------------------------
+
+    def _batch(self, triples_read: int) -> LoadBatch:
+        out = self._out
+        pred_iris = {p for _, p, _ in out.relations if ":" in p}  # the fixed names (is_a, ...) have no colon
+        pred_iris |= {p for _, p, _ in out.attributes}
+        pred_iris |= {d[0] for d in out.declarations} | {d[2] for d in out.declarations if d[3]}
+        names = self.predicate_names(pred_iris)
+        source, trust = self.source, self.trust
+        facts = [Fact(s, names.get(p, p), object=o, source=source, trust=trust) for s, p, o in out.relations]
+        facts += [Fact(s, names[p], value=v, lang=v.lang, source=source, trust=trust) for s, p, v in out.attributes]
+        declarations = sorted(
+            {Declaration(names[p], kind, names[v] if is_pred else v) for p, kind, v, is_pred in out.declarations},
+            key=lambda d: (d.predicate, d.kind, d.value),
+        )
+        annotations = [Annotation(self.concept_id(iri), "alias", iri) for iri in sorted(self._used)]
+        annotations += out.annotations
+        return LoadBatch(
+            file=self.file,
+            facts=facts,
+            annotations=annotations,
+            declarations=declarations,
+            source_trust={self.source: self.trust},
+            rows_read=triples_read,
+            skipped=dict(sorted(out.skipped.items())),
+            extra={
+                "triples_read": triples_read,
+                "triples_mapped": out.mapped,
+                "triples_skipped": out.skipped_triples,
+                "concepts_seen": len(self._used),
+            },
+        )
+
+
+def _predicate_word(text: str) -> str:
+    word = _NON_WORD.sub("_", text.lower()).strip("_")
+    return word if word[:1].isalpha() else "p_" + word
+
+
+def _primary(lang: str | None) -> str | None:
+    """The primary language subtag: labels tagged en-GB are English labels."""
+    return lang.split("-", 1)[0].lower() if lang else None

@@ -19,6 +19,8 @@ from kgbrain.ingest.loader import LoadReport, load_batch
 from kgbrain.ingest.tabular import TABULAR_SUFFIXES, read_facts_file
 from kgbrain.ingest.vocabulary import core_declarations
 from kgbrain.knowledge import Fact, normalize_term
+from kgbrain.reasoning import truth
+from kgbrain.reasoning.contradictions import ConflictType
 from kgbrain.resources import resource_dir
 from kgbrain.store import KuzuStore
 from kgbrain.store.protocol import GraphStore
@@ -65,6 +67,8 @@ class Brain:
         self.store = store
         # Subsystems that must see every load (contradiction detection, analogy index) add themselves here.
         self.load_hooks: list[LoadHook] = []
+        # Contradiction detection sees every load: new facts against the stored ones, recorded in the same transaction.
+        self.load_hooks.append(_detect_conflicts)
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, read_only: bool = False) -> Brain:
@@ -225,6 +229,66 @@ class Brain:
             StoreError: the store failed.
         """
         return write_jsonl(export_rows(self.store), out)
+
+    # -- conflicts and truth maintenance -------------------------------------------------------
+
+    def conflicts(
+        self, *, type: str | None = None, status: str | None = None, facts: Sequence[str] | None = None
+    ) -> list[truth.ConflictRecord]:
+        """Recorded conflicts, newest first, each with its facts, resolution and history.
+
+        Args:
+            type: one conflict type (`opposite_polarity`, `conflicting_value`, `source_conflict`,
+                `relation_conflict`, `stale_evidence`).
+            status: `open` or `resolved`.
+            facts: only conflicts involving any of these fact ids.
+
+        Raises:
+            InputError: unknown type or status.
+            StoreError: the store failed.
+        """
+        kind = _enum(ConflictType, type, "conflict type")
+        state = _enum(truth.ConflictStatus, status, "conflict status")
+        return truth.list_conflicts(self.store, type=kind, status=state, fact_ids=facts)
+
+    def resolve_conflict(self, conflict_id: str, *, keep: str, by: str) -> truth.ConflictRecord:
+        """Record a person's decision on a conflict: keep one fact, dispute its rivals, raise the person's trust.
+
+        Raises:
+            InputError: unknown conflict, or `keep` is not one of its facts.
+            StoreError: the store failed.
+        """
+        return truth.resolve_by_person(self.store, conflict_id, keep, by)
+
+    def retract(self, fact_id: str, *, by: str | None = None, reason: str | None = None) -> truth.RetractResult:
+        """Mark a fact retracted (kept with its history; reasoning ignores it from now on).
+
+        Raises:
+            InputError: unknown fact, or retracted already.
+            StoreError: the store failed.
+        """
+        return truth.retract(self.store, fact_id, by=by, reason=reason)
+
+    def scan_conflicts(self) -> truth.ScanResult:
+        """Detect conflicts over the whole knowledge base and record the new ones.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return truth.scan_and_record(self.store)
+
+
+def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
+    truth.record_on_load(brain.store, report.added)
+
+
+def _enum(kind: Any, value: str | None, what: str) -> Any:
+    if value is None:
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise InputError(f"Unknown {what} {value!r}; expected one of {', '.join(m.value for m in kind)}") from None
 
 
 def demo_files() -> list[Path]:

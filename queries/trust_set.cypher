@@ -1,0 +1,4 @@
+// Set the trust of several sources at once, creating unknown ones.
+UNWIND $rows AS r
+MERGE (s:Source {name: r.name})
+SET s.trust = CAST(r.trust, 'DOUBLE')

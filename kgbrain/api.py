@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kgbrain.errors import InputError, UnknownConcept
 from kgbrain.ingest.batch import LoadBatch
@@ -31,6 +31,12 @@ DEFAULT_DB = Path("kgbrain.kuzu")
 LoadProgress = Callable[[str, int, int], None]
 # Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file).
 LoadHook = Callable[["Brain", LoadReport], None]
+
+if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never reason skip them
+    from kgbrain.reasoning.analogical import Analogy
+    from kgbrain.reasoning.causal import CausalPath
+    from kgbrain.reasoning.reasoner import Answer, Reasoner
+    from kgbrain.reasoning.trace import Check
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +235,92 @@ class Brain:
             StoreError: the store failed.
         """
         return write_jsonl(export_rows(self.store), out)
+
+    # -- reasoning -----------------------------------------------------------------------------
+
+    @property
+    def reasoner(self) -> Reasoner:
+        """The reasoner over this knowledge base (created on first use; it then sees every load)."""
+        found: Reasoner | None = self.__dict__.get("_reasoner")
+        if found is None:
+            from kgbrain.reasoning.reasoner import Reasoner
+
+            path = getattr(self.store, "path", None)
+            found = Reasoner(self.store, index_dir=Path(f"{path}.analogy") if path is not None else None)
+            self.__dict__["_reasoner"] = found
+            self.load_hooks.append(lambda brain, report: found.on_load(brain, report))
+        return found
+
+    def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
+        """Decide the statement `subject predicate object` (ids or names) by lookup and deduction.
+
+        The single semantic entry point of verification and the cognitive loop. The result's outcome is
+        SUPPORTED / REFUTED / CONFLICTING / UNKNOWN relative to the claimed `polarity`; its trace lists
+        every step with a rule id, the fact ids and sources used and the step's confidence. Unknown names
+        give UNKNOWN (the explanation lists close names); an object that names no concept is compared as
+        an attribute value (`human_brain neuron_count 86000000000`).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.reasoner.check(subject, predicate, object, polarity)
+
+    def check_many(self, claims: Sequence[tuple[str, str, str] | tuple[str, str, str, bool]]) -> list[Check]:
+        """`check` for many (subject, predicate, object[, polarity]) claims, in order, sharing caches.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.reasoner.check_many(claims)
+
+    def ask(self, question: str) -> Answer:
+        """Answer a question in Russian or English: hedged text first, with sources and the trace.
+
+        Raises:
+            InputError: the question is empty.
+            StoreError: the store failed.
+        """
+        import dataclasses
+
+        from kgbrain.output.dialogue import render
+
+        if not question.strip():
+            raise InputError("the question is empty")
+        answer = self.reasoner.ask(question)
+        return dataclasses.replace(answer, text=render(answer))
+
+    def why(self, name: str, limit: int = 5) -> list[CausalPath]:
+        """Causal chains that lead to a concept (its causes), strongest first.
+
+        Raises:
+            UnknownConcept: `name` matches no concept.
+            StoreError: the store failed.
+        """
+        return self.reasoner.causes_of(self._concept(name), limit=limit)
+
+    def path(self, source: str, target: str, limit: int = 5) -> list[CausalPath]:
+        """Causal paths from one concept to another, strongest first (cycle-safe).
+
+        Raises:
+            UnknownConcept: a name matches no concept.
+            StoreError: the store failed.
+        """
+        return self.reasoner.paths(self._concept(source), self._concept(target), limit=limit)
+
+    def like(self, name: str, limit: int = 5) -> list[Analogy]:
+        """Concepts structurally similar to a concept, with the structure they share (hypotheses).
+
+        Raises:
+            UnknownConcept: `name` matches no concept.
+            StoreError: the store failed.
+        """
+        return self.reasoner.like(self._concept(name), limit=limit)
+
+    def _concept(self, name: str) -> str:
+        found = self.reasoner.resolve(name)
+        if found is None:
+            raise UnknownConcept(name, self.reasoner.linker.suggest(name))
+        return found
 
     # -- conflicts and truth maintenance -------------------------------------------------------
 

@@ -1,0 +1,207 @@
+"""Concept linking: from the words of a question or claim to concept ids.
+
+A name is tried as an id, then as a label or alias (normalised with `normalize_term`), then through a
+crude suffix-stripping stemmer for Russian and English (нейроны → нейрон, мышления → мышление,
+neurons → neuron), which is enough for labels that differ from the text by an inflection. Unknown names
+get a "did you mean" list from the closest term keys.
+"""
+
+# ruff: noqa: RUF001  (Russian text is intended, not a confusable Latin lookalike)
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kgbrain.knowledge import normalize_term
+from kgbrain.store.protocol import GraphStore
+
+# Longest first; a stem keeps at least MIN_STEM characters.
+_RU_ENDINGS = sorted(
+    [
+        "иями",
+        "ями",
+        "ами",
+        "ией",
+        "иях",
+        "ях",
+        "ах",
+        "ов",
+        "ев",
+        "ей",
+        "ий",
+        "ый",
+        "ой",
+        "ая",
+        "яя",
+        "ое",
+        "ее",
+        "ые",
+        "ие",
+        "ым",
+        "им",
+        "ом",
+        "ем",
+        "ую",
+        "юю",
+        "ых",
+        "их",
+        "ам",
+        "ям",
+        "ия",
+        "ья",
+        "ие",
+        "ье",
+        "ию",
+        "ью",
+        "ии",
+        "а",
+        "я",
+        "о",
+        "е",
+        "ы",
+        "и",
+        "у",
+        "ю",
+        "ь",
+        "й",
+    ],
+    key=len,
+    reverse=True,
+)
+_EN_ENDINGS = ("ies", "es", "s")
+MIN_STEM = 3
+_WORD = re.compile(r"[\w\-]+", re.UNICODE)
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    """A crude stem of one normalised word (enough to match inflected forms against labels)."""
+    endings = _RU_ENDINGS if _CYRILLIC.search(word) else _EN_ENDINGS
+    for end in endings:
+        if word.endswith(end) and len(word) - len(end) >= MIN_STEM:
+            return word[: -len(end)]
+    return word
+
+
+def stem_key(text: str) -> str:
+    """The stemmed form of a normalised multi-word key."""
+    return " ".join(stem(w) for w in normalize_term(text).split(" "))
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A span of text linked to a concept."""
+
+    text: str
+    concept: str
+    start: int  # word index
+    end: int
+
+
+class Linker:
+    """Resolves names to concept ids; the stem index is built on first need and dropped after a load."""
+
+    def __init__(self, store: GraphStore) -> None:
+        """Link against `store`."""
+        self.store = store
+        self._stems: dict[str, list[str]] | None = None
+        self._keys: list[str] | None = None
+
+    def invalidate(self) -> None:
+        """Forget cached term indexes (called after a load)."""
+        self._stems = None
+        self._keys = None
+
+    def lookup(self, name: str) -> str | None:
+        """The concept named `name` (id, label, alias or an inflected form of one), or None.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if not name.strip():
+            return None
+        if self.store.run("concepts_existing", ids=[name]):
+            return name
+        key = normalize_term(name)
+        rows = self.store.run("link_terms", keys=[key])
+        if rows:
+            return _pick([r["concept"] for r in rows])
+        found = self._stem_index().get(stem_key(key))
+        return _pick(found) if found else None
+
+    def lookup_many(self, names: Sequence[str]) -> dict[str, str | None]:
+        """`lookup` for many names, with one query for the exact keys."""
+        keys = {n: normalize_term(n) for n in names}
+        exact: dict[str, list[str]] = {}
+        for r in self.store.run("link_terms", keys=sorted(set(keys.values()))):
+            exact.setdefault(r["key"], []).append(r["concept"])
+        ids = {r["id"] for r in self.store.run("concepts_existing", ids=list(set(names)))} if names else set()
+        out: dict[str, str | None] = {}
+        for n in names:
+            if n in ids:
+                out[n] = n
+            elif keys[n] in exact:
+                out[n] = _pick(exact[keys[n]])
+            else:
+                found = self._stem_index().get(stem_key(keys[n]))
+                out[n] = _pick(found) if found else None
+        return out
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """Term keys close to `name` ("did you mean")."""
+        if self._keys is None:
+            self._stem_index()
+        assert self._keys is not None
+        key = normalize_term(name)
+        close = difflib.get_close_matches(key, self._keys, n=limit, cutoff=0.6)
+        if not close:
+            close = difflib.get_close_matches(stem_key(key), self._keys, n=limit, cutoff=0.6)
+        return close
+
+    def mentions(self, text: str, max_words: int = 5) -> list[Mention]:
+        """Concepts named in free text, longest spans first, left to right, not overlapping."""
+        words = _WORD.findall(normalize_term(text))
+        index = self._stem_index()
+        found: list[Mention] = []
+        taken: set[int] = set()
+        for size in range(min(max_words, len(words)), 0, -1):
+            for start in range(len(words) - size + 1):
+                span = range(start, start + size)
+                if taken.intersection(span):
+                    continue
+                phrase = " ".join(words[start : start + size])
+                concept = self._exact(phrase) or _pick(index.get(stem_key(phrase), []))
+                if concept:
+                    found.append(Mention(phrase, concept, start, start + size))
+                    taken.update(span)
+        return sorted(found, key=lambda m: m.start)
+
+    def _exact(self, phrase: str) -> str | None:
+        index = self._stem_index()
+        del index
+        rows = self.store.run("link_terms", keys=[phrase])
+        return _pick([r["concept"] for r in rows]) if rows else None
+
+    def _stem_index(self) -> dict[str, list[str]]:
+        if self._stems is None:
+            stems: dict[str, list[str]] = {}
+            keys: set[str] = set()
+            for r in self.store.iterate("link_all_terms"):
+                keys.add(r["key"])
+                stems.setdefault(stem_key(r["key"]), []).append(r["concept"])
+            self._stems = stems
+            self._keys = sorted(keys)
+        return self._stems
+
+
+def _pick(concepts: Sequence[str]) -> str | None:
+    # Several concepts can share a name; the most frequently named one wins, ties by id, deterministically.
+    if not concepts:
+        return None
+    counts: dict[str, int] = {}
+    for c in concepts:
+        counts[c] = counts.get(c, 0) + 1
+    return min(counts, key=lambda c: (-counts[c], c))

@@ -1,0 +1,216 @@
+"""Causal reasoning: ranked chains over `causes`, `enables`, `leads_to` and `prevents` (seed 001 §2.2).
+
+Theory: a qualitative causal network (Pearl, *Causality*, 2009, ch. 1) read as noisy links: the strength of
+a chain is the product of its links' confidences, and a `prevents` link flips the sign of everything
+downstream (A causes B, B prevents C ⇒ A works against C). The graph around the concepts is fetched by
+breadth-first frontier expansion (one query per hop, each node expanded once, so cycles terminate), then
+simple paths are enumerated best-first within that bounded subgraph.
+
+Rule ids: `cau.chain` (each link of a chain), `cau.prevents-flip`, `cau.conclusion`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kgbrain.reasoning.trace import Step
+from kgbrain.store.protocol import GraphStore
+
+MAX_HOPS = 6
+MAX_NODES = 5_000  # frontier budget: a dense causal graph is explored this far and no further
+MAX_EXPANSIONS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class CausalLink:
+    """One causal fact on a path."""
+
+    subject: str
+    predicate: str
+    object: str
+    confidence: float
+    fact_id: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CausalPath:
+    """A causal chain: its links, strength (product of confidences) and sign (False when prevented)."""
+
+    links: tuple[CausalLink, ...]
+    confidence: float
+    polarity: bool
+
+    @property
+    def source(self) -> str:
+        """First concept."""
+        return self.links[0].subject
+
+    @property
+    def target(self) -> str:
+        """Last concept."""
+        return self.links[-1].object
+
+    @property
+    def concepts(self) -> tuple[str, ...]:
+        """Concepts along the path."""
+        return (self.links[0].subject, *(lk.object for lk in self.links))
+
+    def steps(self) -> list[Step]:
+        """Trace steps: one `cau.chain` per link, then the conclusion."""
+        steps = []
+        running = 1.0
+        positive = True
+        for lk in self.links:
+            running *= lk.confidence
+            if lk.predicate == "prevents":
+                positive = not positive
+                # RULE cau.prevents-flip: a prevents link flips the sign downstream
+                rule = "cau.prevents-flip"
+            else:
+                # RULE cau.chain: confidence of a chain = product of its links
+                rule = "cau.chain"
+            steps.append(
+                Step(
+                    rule,
+                    f"{lk.subject} {lk.predicate} {lk.object}",
+                    (lk.fact_id,),
+                    (lk.source,) if lk.source else (),
+                    round(lk.confidence, 4),
+                    f"chain so far {running:.4f}",
+                )
+            )
+        verb = "leads_to" if self.polarity else "works_against"
+        # RULE cau.conclusion: the chain's end-to-end effect
+        steps.append(
+            Step(
+                "cau.conclusion",
+                f"{self.source} {verb} {self.target}",
+                (),
+                (),
+                round(self.confidence, 4),
+                " -> ".join(self.concepts),
+            )
+        )
+        return steps
+
+
+def _edges(store: GraphStore, query: str, ids: list[str]) -> list[CausalLink]:
+    return [
+        CausalLink(r["subject"], r["predicate"], r["object"], float(r["confidence"]), r["fact_id"], r["source"] or "")
+        for r in store.run(query, ids=ids)
+    ]
+
+
+def _expand(store: GraphStore, start: str, *, forward: bool, hops: int = MAX_HOPS) -> dict[str, list[CausalLink]]:
+    """Adjacency (by the walking direction) of everything within `hops` of `start`, BFS, each node once."""
+    adjacency: dict[str, list[CausalLink]] = {}
+    seen = {start}
+    frontier = [start]
+    query = "cau_out_edges" if forward else "cau_in_edges"
+    for _ in range(hops):
+        if not frontier or len(seen) > MAX_NODES:
+            break
+        nxt: list[str] = []
+        for link in _edges(store, query, frontier):
+            here, there = (link.subject, link.object) if forward else (link.object, link.subject)
+            adjacency.setdefault(here, []).append(link)
+            if there not in seen:
+                seen.add(there)
+                nxt.append(there)
+        frontier = nxt
+    return adjacency
+
+
+def _best_paths(
+    adjacency: dict[str, list[CausalLink]],
+    start: str,
+    goal: str | None,
+    *,
+    forward: bool,
+    limit: int,
+    hops: int = MAX_HOPS,
+) -> list[CausalPath]:
+    """Best-first enumeration of simple paths from start (to goal, or to every reached node), strongest first."""
+    heap: list[tuple[float, int, str, tuple[CausalLink, ...], frozenset[str]]] = [
+        (-1.0, 0, start, (), frozenset({start}))
+    ]
+    found: list[CausalPath] = []
+    ends: set[str] = set()
+    counter = 0
+    expansions = 0
+    while heap and len(found) < limit and expansions < MAX_EXPANSIONS:
+        neg, _, node, links, visited = heapq.heappop(heap)
+        expansions += 1
+        if links and (node == goal or (goal is None and node not in ends)):
+            ordered = links if forward else tuple(reversed(links))
+            flips = sum(1 for lk in links if lk.predicate == "prevents")
+            found.append(CausalPath(ordered, round(-neg, 4), flips % 2 == 0))
+            ends.add(node)
+            if goal is not None:
+                continue
+        if len(links) >= hops:
+            continue
+        for link in sorted(adjacency.get(node, ()), key=lambda lk: (-lk.confidence, lk.fact_id)):
+            nxt = link.object if forward else link.subject
+            if nxt in visited:  # simple paths only: cycles are never walked twice
+                continue
+            counter += 1
+            heapq.heappush(heap, (neg * link.confidence, counter, nxt, (*links, link), visited | {nxt}))
+    return found
+
+
+def paths_between(store: GraphStore, source: str, target: str, *, limit: int = 5) -> list[CausalPath]:
+    """Strongest simple causal paths from `source` to `target`.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    if source == target:
+        return []
+    forward = _expand(store, source, forward=True)
+    backward = _expand(store, target, forward=False)
+    # Keep only links that can lie on a source->target path: reachable from source and reaching target.
+    reach_target = _reachable(backward, target, forward=False)
+    pruned = {k: [lk for lk in v if lk.object in reach_target] for k, v in forward.items() if k in reach_target}
+    return _best_paths(pruned, source, target, forward=True, limit=limit)
+
+
+def causes_of(store: GraphStore, concept: str, *, limit: int = 5) -> list[CausalPath]:
+    """Strongest causal chains that end at `concept`, one per distinct first cause.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    return _best_paths(
+        _expand(store, concept, forward=False, hops=4), concept, None, forward=False, limit=limit, hops=4
+    )
+
+
+def effects_of(store: GraphStore, concept: str, *, limit: int = 5) -> list[CausalPath]:
+    """Strongest causal chains that start at `concept`, one per distinct end effect.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    return _best_paths(_expand(store, concept, forward=True, hops=4), concept, None, forward=True, limit=limit, hops=4)
+
+
+def _reachable(adjacency: dict[str, list[CausalLink]], start: str, *, forward: bool) -> set[str]:
+    seen = {start}
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        for link in adjacency.get(node, ()):
+            nxt = link.object if forward else link.subject
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
+
+
+def strongest(paths: Iterable[CausalPath]) -> CausalPath | None:
+    """The strongest path, or None."""
+    return max(paths, key=lambda p: (p.confidence, -len(p.links)), default=None)

@@ -1,0 +1,403 @@
+"""Deductive reasoning: syllogisms over the transitive `is_a`/`instance_of` hierarchy.
+
+Theory: the description-logic reading of a taxonomy (Baader et al., *The Description Logic Handbook*,
+ch. 2) with default inheritance in the style of inheritance networks (Touretzky, *The Mathematics of
+Inheritance Systems*, 1986): a statement made about a class holds for its sub-classes and instances unless
+a more specific class says otherwise (birds fly, penguins do not). Confidence of a chain is the minimum of
+its links (seed 001). Refutation comes from negative facts, `disjoint_with` (a negative `is_a` is read as
+disjointness) and functional attributes (one value at a time).
+
+Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
+`dir.fact`, `ded.isa-transitive`, `ded.property-inheritance`, `ded.specificity-override`, `ded.negation`,
+`ded.disjoint`, `ded.functional-value`, `ded.inverse`, `ded.symmetric`, `ded.sub-property`,
+`ded.inheritance-conflict`, `ctx.inactive-fact`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kgbrain.reasoning.closure import Hierarchy, Link
+from kgbrain.reasoning.evidence import Evidence, fact_ids, sources, statement
+from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
+from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
+from kgbrain.store.protocol import GraphStore
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A statement to check; `object` is a concept id, or a literal's text when `literal`."""
+
+    subject: str
+    predicate: str
+    object: str
+    polarity: bool = True
+    literal: bool = False
+
+
+class Deducer:
+    """Checks statements against the graph by direct lookup and deduction."""
+
+    def __init__(
+        self, store: GraphStore, predicates: Callable[[], PredicateTable], hierarchy: Callable[[], Hierarchy]
+    ) -> None:
+        """Use `store`; `predicates` and `hierarchy` return the current (cached) views."""
+        self.store = store
+        self._predicates = predicates
+        self._hierarchy = hierarchy
+
+    # -- public --------------------------------------------------------------------------------
+
+    def check(self, claim: Claim) -> Check:
+        """Decide `claim` (SUPPORTED / REFUTED / CONFLICTING / UNKNOWN) with its trace.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if claim.predicate in HIERARCHY:
+            outcome, confidence, steps, mode = self._check_isa(claim)
+        else:
+            outcome, confidence, steps, mode = self._check_property(claim)
+        if not claim.polarity and outcome in (Outcome.SUPPORTED, Outcome.REFUTED):
+            # The claim states the negation: a supported statement refutes it and vice versa.
+            outcome = Outcome.REFUTED if outcome is Outcome.SUPPORTED else Outcome.SUPPORTED
+        trace = Trace(tuple(steps))
+        explanation = "; ".join(s.conclusion for s in steps if s.rule != "ctx.inactive-fact")
+        return Check(
+            subject=claim.subject,
+            predicate=claim.predicate,
+            object=claim.object,
+            polarity=claim.polarity,
+            outcome=outcome,
+            confidence=round(confidence, 4),
+            mode=mode,
+            trace=trace,
+            explanation=explanation,
+        )
+
+    def chain_steps(self, links: Sequence[Link]) -> list[Step]:
+        """One `ded.isa-transitive` step per hierarchy link, with the facts behind it."""
+        if not links:
+            return []
+        rows = self.store.run("ded_edge_facts", pairs=[{"child": lk.child, "parent": lk.parent} for lk in links])
+        by_pair: dict[tuple[str, str], list[dict[str, object]]] = {}
+        for r in rows:
+            if r["status"] == "active" and r["polarity"]:
+                by_pair.setdefault((r["child"], r["parent"]), []).append(r)
+        steps = []
+        for lk in links:
+            facts = by_pair.get((lk.child, lk.parent), [])
+            predicate = str(facts[0]["predicate"]) if facts else "is_a"
+            # RULE ded.isa-transitive: x is_a y, y is_a z => x is_a z
+            steps.append(
+                Step(
+                    rule="ded.isa-transitive",
+                    conclusion=statement(lk.child, predicate, lk.parent),
+                    facts=tuple(str(f["fact_id"]) for f in facts),
+                    sources=tuple(dict.fromkeys(str(f["source"]) for f in facts if f["source"])),
+                    confidence=round(lk.confidence, 4),
+                )
+            )
+        return steps
+
+    def facts_between(self, a: str, b: str) -> list[Evidence]:
+        """Active facts with any predicate linking two concepts, either way round.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        rows = self.store.run("ded_any_between", left=a, right=b)
+        found = [e for e in map(Evidence.from_row, rows) if e.active]
+        return sorted(found, key=lambda e: (-e.confidence, e.fact_id))
+
+    # -- is_a ----------------------------------------------------------------------------------
+
+    def _check_isa(self, claim: Claim) -> tuple[Outcome, float, list[Step], Mode]:
+        s, o = claim.subject, claim.object
+        direct = self._between([s], [o], list(HIERARCHY))
+        steps = _inactive_steps(direct)
+        verdict = _direct_verdict(direct, steps)
+        if verdict is not None:
+            return (*verdict, steps, Mode.DIRECT)
+        h = self._hierarchy()
+        links = h.chain(s, o)
+        if links:
+            chain = self.chain_steps(links)
+            conf = min(lk.confidence for lk in links)
+            return Outcome.SUPPORTED, conf, [*steps, *chain], Mode.DEDUCTIVE
+        refuted = self._refute_isa(h, s, o)
+        if refuted is not None:
+            conf, more = refuted
+            return Outcome.REFUTED, conf, [*steps, *more], Mode.DEDUCTIVE
+        return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
+
+    def _refute_isa(self, h: Hierarchy, s: str, o: str) -> tuple[float, list[Step]] | None:
+        up_s = {s: 0, **h.ancestors(s)}
+        up_o = {o: 0, **h.ancestors(o)}
+        left, right = list(up_s), list(up_o)
+        # A negative is_a between the two hierarchies reads as disjointness of the two classes.
+        negatives = [e for e in self._between(left, right, ["is_a"]) if e.active and not e.polarity]
+        found: list[tuple[float, str, str, Evidence, str]] = []
+        for e in negatives:
+            found.append((e.confidence, e.subject, e.object, e, "ded.negation"))
+        for r in self.store.run("ded_disjoint_between", left=left, right=right):
+            e = Evidence(
+                r["subject"],
+                "disjoint_with",
+                r["object"],
+                r["fact_id"],
+                True,
+                float(r["confidence"]),
+                r["source"] or "",
+                r["status"],
+            )
+            a, b = (e.subject, e.object) if e.subject in up_s else (e.object, e.subject)
+            found.append((e.confidence, a, b, e, "ded.disjoint"))
+        if not found:
+            return None
+        best: tuple[float, list[Step]] | None = None
+        for conf, a, b, e, rule in found:
+            steps: list[Step] = []
+            confs = [conf]
+            for x, y in ((s, a), (o, b)):
+                if x != y:
+                    links = h.chain(x, y) or []
+                    steps += self.chain_steps(links)
+                    confs += [lk.confidence for lk in links]
+            total = min(confs)
+            # RULE ded.negation: x is_a a, a NOT is_a b (disjoint), y is_a b => x NOT is_a y
+            # RULE ded.disjoint: x is_a a, a disjoint_with b, y is_a b => x NOT is_a y
+            steps.append(Step(rule, e.statement(), (e.fact_id,), sources([e]), round(conf, 4)))
+            steps.append(Step(rule, statement(s, "is_a", o, False), (), (), round(total, 4), "refuted"))
+            if best is None or total > best[0]:
+                best = (total, steps)
+        return best
+
+    # -- properties ----------------------------------------------------------------------------
+
+    def _check_property(self, claim: Claim) -> tuple[Outcome, float, list[Step], Mode]:
+        table = self._predicates()
+        decl = table.get(claim.predicate)
+        preds = list(table.sub_properties(claim.predicate))
+        h = self._hierarchy()
+        s = claim.subject
+        depth = {s: 0}
+        if decl.inheritable:
+            depth.update(h.ancestors(s))
+        holders = list(depth)
+        via: dict[str, str] = {}  # fact id -> rule, for facts read through an inverse or symmetric declaration
+        if claim.literal:
+            evidence = self._values(holders, preds)
+        else:
+            evidence = self._between(holders, [claim.object], preds)
+            for q in table.inverses(claim.predicate):
+                evidence += [
+                    _flip(e, claim.predicate, via, "ded.inverse") for e in self._between([claim.object], [s], [q])
+                ]
+            if decl.symmetric:
+                evidence += [
+                    _flip(e, claim.predicate, via, "ded.symmetric")
+                    for e in self._between([claim.object], [s], [claim.predicate])
+                ]
+        matching = [e for e in evidence if _same_object(e.object, claim.object, claim.literal)]
+        steps = _inactive_steps(matching)
+        active = [e for e in matching if e.active]
+        if not active and decl.functional:
+            return self._functional(claim, evidence, depth, h, steps)
+        if not active:
+            return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
+        by_holder: dict[str, list[Evidence]] = {}
+        for e in active:
+            holder = e.subject if e.subject in depth else s
+            by_holder.setdefault(holder, []).append(e)
+        # The most specific holders: those with no more specific holder below them.
+        specific = [x for x in by_holder if not any(x != y and x in _ancestors_of(h, y, depth) for y in by_holder)]
+        specific.sort(key=lambda x: (depth.get(x, 0), x))
+        overridden = [x for x in by_holder if x not in specific]
+        polarities = {e.polarity for x in specific for e in by_holder[x]}
+        if len(polarities) > 1:
+            # RULE ded.inheritance-conflict: equally specific statements disagree
+            for x in specific:
+                steps += self._holder_steps(claim, x, by_holder[x], h, via)
+            both = [e for x in specific for e in by_holder[x]]
+            steps.append(
+                Step(
+                    "ded.inheritance-conflict",
+                    statement(s, claim.predicate, claim.object),
+                    fact_ids(both),
+                    sources(both),
+                    round(max(e.confidence for e in both), 4),
+                    "equally specific statements disagree",
+                )
+            )
+            return (
+                Outcome.CONFLICTING,
+                max(e.confidence for e in both),
+                steps,
+                Mode.DEDUCTIVE if depth.get(specific[0]) else Mode.DIRECT,
+            )
+        holder = specific[0]
+        chosen = by_holder[holder]
+        polarity = chosen[0].polarity
+        hs = self._holder_steps(claim, holder, chosen, h, via)
+        steps += hs
+        conf = min(st.confidence for st in hs) if hs else 0.0
+        for x in overridden:
+            lost = [e for e in by_holder[x] if e.polarity != polarity]
+            if lost:
+                # RULE ded.specificity-override: a statement about a more specific class wins over an inherited one
+                steps.append(
+                    Step(
+                        "ded.specificity-override",
+                        lost[0].statement(),
+                        fact_ids(lost),
+                        sources(lost),
+                        round(max(e.confidence for e in lost), 4),
+                        f"overridden by the more specific {holder}",
+                    )
+                )
+        outcome = Outcome.SUPPORTED if polarity else Outcome.REFUTED
+        mode = Mode.DIRECT if holder == s and all(st.rule == "dir.fact" for st in hs) else Mode.DEDUCTIVE
+        return outcome, conf, steps, mode
+
+    def _holder_steps(
+        self, claim: Claim, holder: str, chosen: list[Evidence], h: Hierarchy, via: dict[str, str]
+    ) -> list[Step]:
+        s = claim.subject
+        best = max(e.confidence for e in chosen)
+        polarity = chosen[0].polarity
+        if holder == s:
+            # RULE dir.fact: a stored active fact states it
+            # RULE ded.sub-property: q sub_property_of p, x q o => x p o
+            # RULE ded.inverse / ded.symmetric: o q x with q inverse_of p (or p symmetric) => x p o
+            rule = via.get(chosen[0].fact_id) or (
+                "ded.sub-property" if chosen[0].predicate != claim.predicate else "dir.fact"
+            )
+            return [
+                Step(
+                    rule,
+                    statement(s, claim.predicate, claim.object, polarity),
+                    fact_ids(chosen),
+                    sources(chosen),
+                    round(best, 4),
+                )
+            ]
+        links = h.chain(s, holder) or []
+        steps = self.chain_steps(links)
+        conf = min([best, *(lk.confidence for lk in links)])
+        steps.append(
+            Step("ded.property-inheritance", chosen[0].statement(), fact_ids(chosen), sources(chosen), round(best, 4))
+        )
+        # RULE ded.property-inheritance: x is_a y, y p o (p inheritable) => x p o
+        steps.append(
+            Step(
+                "ded.property-inheritance",
+                statement(s, claim.predicate, claim.object, polarity),
+                (),
+                (),
+                round(conf, 4),
+                f"inherited from {holder}",
+            )
+        )
+        return steps
+
+    def _functional(
+        self, claim: Claim, evidence: list[Evidence], depth: dict[str, int], h: Hierarchy, steps: list[Step]
+    ) -> tuple[Outcome, float, list[Step], Mode]:
+        others = [
+            e for e in evidence if e.active and e.polarity and not _same_object(e.object, claim.object, claim.literal)
+        ]
+        if not others:
+            return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
+        nearest = min(depth.get(e.subject, 0) for e in others)
+        values = [e for e in others if depth.get(e.subject, 0) == nearest]
+        best = max(values, key=lambda e: (e.confidence, e.fact_id))
+        links = h.chain(claim.subject, best.subject) or []
+        steps = [*steps, *self.chain_steps(links)]
+        conf = min([best.confidence, *(lk.confidence for lk in links)])
+        steps.append(
+            Step("ded.functional-value", best.statement(), fact_ids(values), sources(values), round(best.confidence, 4))
+        )
+        # RULE ded.functional-value: p is functional, x p v, v != w => x NOT p w
+        steps.append(
+            Step(
+                "ded.functional-value",
+                statement(claim.subject, claim.predicate, claim.object, False),
+                (),
+                (),
+                round(conf, 4),
+                f"{claim.predicate} has one value at a time",
+            )
+        )
+        return Outcome.REFUTED, conf, steps, Mode.DEDUCTIVE
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def _between(self, subjects: list[str], objects: list[str], predicates: list[str]) -> list[Evidence]:
+        rows = self.store.run("ded_facts_between", subjects=subjects, objects=objects, predicates=predicates)
+        return [Evidence.from_row(r) for r in rows]
+
+    def _values(self, subjects: list[str], predicates: list[str]) -> list[Evidence]:
+        rows = self.store.run("ded_values_of", subjects=subjects, predicates=predicates)
+        return [Evidence.from_row(r) for r in rows]
+
+
+def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:
+    # An inverse or symmetric fact `o q s` is read as `s predicate o`, keeping its provenance.
+    via[e.fact_id] = rule
+    return Evidence(e.object, predicate, e.subject, e.fact_id, e.polarity, e.confidence, e.source, e.status)
+
+
+def _same_object(stored: str, claimed: str, literal: bool) -> bool:
+    if not literal:
+        return stored == claimed
+    try:
+        return float(stored) == float(claimed)
+    except ValueError:
+        return stored.strip().casefold() == claimed.strip().casefold()
+
+
+def _ancestors_of(h: Hierarchy, concept: str, depth: dict[str, int]) -> dict[str, int]:
+    del depth
+    return h.ancestors(concept)
+
+
+def _inactive_steps(evidence: list[Evidence]) -> list[Step]:
+    # RULE ctx.inactive-fact: outdated/disputed/retracted facts are shown, never used
+    return [
+        Step(
+            "ctx.inactive-fact",
+            e.statement(),
+            (e.fact_id,),
+            sources([e]),
+            round(e.confidence, 4),
+            f"{e.status} fact, not used",
+        )
+        for e in evidence
+        if not e.active
+    ]
+
+
+def _direct_verdict(direct: list[Evidence], steps: list[Step]) -> tuple[Outcome, float] | None:
+    active = [e for e in direct if e.active]
+    if not active:
+        return None
+    pos = [e for e in active if e.polarity]
+    neg = [e for e in active if not e.polarity]
+    for group in (pos, neg):
+        if group:
+            steps.append(
+                Step(
+                    "dir.fact",
+                    group[0].statement(),
+                    fact_ids(group),
+                    sources(group),
+                    round(max(e.confidence for e in group), 4),
+                )
+            )
+    if pos and neg:
+        return Outcome.CONFLICTING, max(e.confidence for e in active)
+    if pos:
+        return Outcome.SUPPORTED, max(e.confidence for e in pos)
+    return Outcome.REFUTED, max(e.confidence for e in neg)

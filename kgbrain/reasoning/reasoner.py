@@ -1,0 +1,531 @@
+"""The Reasoner: one object that answers checks and questions over a store with all four modes.
+
+It owns the caches the modes share (predicate declarations, the hierarchy mirror, the term index, the
+analogy index) and drops them after every load (its `on_load` is registered in `Brain.load_hooks`).
+`check`/`check_many` are the semantic entry points for verification; `ask` parses a question, picks the
+mode by its intent and returns an `Answer` whose text starts with the content, hedged by confidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kgbrain.memory.linking import Linker
+from kgbrain.reasoning import associative, causal
+from kgbrain.reasoning.analogical import Analogies, Analogy
+from kgbrain.reasoning.closure import Hierarchy
+from kgbrain.reasoning.deductive import Claim, Deducer
+from kgbrain.reasoning.predicates import PredicateTable
+from kgbrain.reasoning.question import Intent, Question, language_of, parse_question
+from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
+from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
+from kgbrain.store.protocol import GraphStore
+
+# A claim for check_many: (subject, predicate, object) or (subject, predicate, object, polarity).
+ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """A source named in an answer, with its trust and authority tier (seed 003)."""
+
+    name: str
+    trust: float | None = None
+    authority: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The reasoner's answer to a question: content first, hedged, with its sources and trace.
+
+    `action` is what the responder did with it: `respond` (confident), `respond_hedged`,
+    `report_uncertainty` (too weak to assert), `ask_clarification` (an unknown concept; see
+    `suggestions`) or `no_answer` (nothing in the knowledge base bears on it).
+    """
+
+    question: str
+    language: str  # "ru" or "en", the question's language
+    intent: str  # question.Intent value
+    confidence: float
+    uncertainty: UncertaintyLevel
+    action: str
+    mode: Mode
+    outcome: Outcome | None = None  # for yes/no questions
+    concepts: tuple[str, ...] = ()  # linked concept ids, in question order
+    sources: tuple[SourceRef, ...] = ()
+    trace: Trace = field(default_factory=Trace)
+    suggestions: tuple[str, ...] = ()  # "did you mean" names for unknown concepts
+    hypothesis: bool = False  # analogies are hypotheses, never proofs
+    data: dict[str, Any] = field(default_factory=dict)  # what was found, by kind (see `Reasoner.ask`)
+    labels: dict[str, str] = field(default_factory=dict)  # concept id -> label in the question's language
+    text: str = ""  # filled by output.dialogue (Brain.ask): the hedged answer sentence(s)
+
+
+class Reasoner:
+    """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
+
+    def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
+        """Reason over `store`; the analogy index is persisted in `index_dir` (None keeps it in memory)."""
+        self.store = store
+        self.linker = Linker(store)
+        self._predicates: PredicateTable | None = None
+        self._hierarchy: Hierarchy | None = None
+        self.deducer = Deducer(store, self.predicates, self.hierarchy)
+        self.analogies = Analogies(store, self.hierarchy, index_dir)
+
+    # -- caches --------------------------------------------------------------------------------
+
+    def predicates(self) -> PredicateTable:
+        """The loaded predicate declarations (cached)."""
+        if self._predicates is None:
+            self._predicates = PredicateTable.load(self.store)
+        return self._predicates
+
+    def hierarchy(self) -> Hierarchy:
+        """The in-memory is_a/instance_of mirror (cached)."""
+        if self._hierarchy is None:
+            self._hierarchy = Hierarchy.load(self.store)
+        return self._hierarchy
+
+    def on_load(self, brain: object, report: Any) -> None:
+        """Load hook: forget caches and update the analogy index for the concepts the load touched."""
+        del brain
+        self._predicates = None
+        self._hierarchy = None
+        self.linker.invalidate()
+        touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
+        self.analogies.update(touched)
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def check(self, subject: str, predicate: str, obj: str, polarity: bool = True) -> Check:
+        """Decide the statement `subject predicate obj` (names or ids) with its trace.
+
+        Unknown names give an UNKNOWN check whose explanation lists close names; an object that names
+        no concept is compared as an attribute value.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.check_many([(subject, predicate, obj, polarity)])[0]
+
+    def check_many(self, claims: Sequence[ClaimTuple]) -> list[Check]:
+        """`check` for many claims; names are linked in one pass and caches are shared.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        names = {c[0] for c in claims} | {c[2] for c in claims}
+        linked = self.linker.lookup_many(sorted(names))
+        out = []
+        for c in claims:
+            subject, predicate, obj = c[0], c[1], c[2]
+            polarity = bool(c[3]) if len(c) > 3 else True
+            s = linked.get(subject)
+            o = linked.get(obj)
+            if s is None:
+                out.append(_unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject)))
+                continue
+            literal = o is None
+            claim = Claim(s, predicate, o if o is not None else obj, polarity, literal)
+            check = self.deducer.check(claim)
+            if literal and check.outcome is Outcome.UNKNOWN and predicate in ("is_a", "instance_of"):
+                check = _unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj))
+            out.append(check)
+        return out
+
+    # -- modes ---------------------------------------------------------------------------------
+
+    def resolve(self, name: str) -> str | None:
+        """The concept a name refers to, or None."""
+        return self.linker.lookup(name)
+
+    def neighbourhood(self, concept: str, limit: int = 8) -> associative.Neighbourhood:
+        """Associative mode: the ranked neighbourhood and concept chain of a concept id.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return associative.explore(self.store, self.hierarchy(), concept, limit=limit)
+
+    def causes_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: ranked causal chains ending at `concept` (what causes it).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return causal.causes_of(self.store, concept, limit=limit)
+
+    def effects_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: ranked causal chains starting at `concept` (what it leads to).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return causal.effects_of(self.store, concept, limit=limit)
+
+    def paths(self, source: str, target: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: ranked causal paths from `source` to `target` (concept ids), cycle-safe.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return causal.paths_between(self.store, source, target, limit=limit)
+
+    def like(self, concept: str, limit: int = 5) -> list[Analogy]:
+        """Analogical mode: structurally similar concepts with the structure they share.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.analogies.similar(concept, limit=limit)
+
+    # -- questions -----------------------------------------------------------------------------
+
+    def ask(self, question: str) -> Answer:
+        """Answer a natural-language question (Russian or English).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        q = parse_question(question)
+        return self.answer(q)
+
+    def answer(self, q: Question) -> Answer:
+        """Answer a parsed question; `Answer.data["kind"]` says what was found.
+
+        Kinds: `define`, `check`, `causal_path`, `causes`, `effects`, `analogy`, `relation`,
+        `unknown_concept`, `no_answer`.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        handlers = {
+            Intent.DEFINE: self._define,
+            Intent.IS_A: self._yes_no,
+            Intent.HAS: self._yes_no,
+            Intent.CAN: self._yes_no,
+            Intent.WHY: self._why,
+            Intent.CAUSES: self._causal_list,
+            Intent.EFFECTS: self._causal_list,
+            Intent.LIKE: self._like,
+            Intent.RELATION: self._why,
+            Intent.UNKNOWN: self._fallback,
+        }
+        return handlers[q.intent](q)
+
+    # -- question handlers ---------------------------------------------------------------------
+
+    def _link(self, text: str) -> list[str]:
+        """Concepts named in a slot: the whole text if it is a name, else the mentions inside it."""
+        whole = self.linker.lookup(text)
+        if whole:
+            return [whole]
+        return list(dict.fromkeys(m.concept for m in self.linker.mentions(text)))
+
+    def _unknown(self, q: Question, name: str) -> Answer:
+        words = [w for w in name.split() if len(w) > 3] or [name]
+        close = self.linker.suggest(name) or [s for w in words for s in self.linker.suggest(w)][:3]
+        data = {"kind": "unknown_concept", "name": name, "suggestions": close}
+        return self._finish(
+            q,
+            Mode.ASSOCIATIVE,
+            0.0,
+            Trace((Step("link.unknown-concept", f"unknown concept {name!r}", note=", ".join(close)),)),
+            data,
+            (),
+            suggestions=tuple(close),
+            action="ask_clarification",
+        )
+
+    def _define(self, q: Question) -> Answer:
+        linked = self._link(q.subject)
+        if not linked:
+            return self._unknown(q, q.subject)
+        concept = linked[0]
+        hood = self.neighbourhood(concept, limit=6)
+        info = self._concepts([concept])[concept]
+        description = (
+            info.get(f"description_{q.language}")
+            or info.get("description")
+            or info.get("description_en")
+            or info.get("description_ru")
+        )
+        steps = list(hood.steps)
+        confidence = max((lk.confidence for lk in hood.chain[:1]), default=0.0)
+        if hood.chain:
+            steps = [*self.deducer.chain_steps(hood.chain[:1]), *steps]
+        # RULE asc.definition: a concept is described by its description, its nearest kind and its neighbours
+        if description:
+            confidence = max(confidence, HIGH_CONFIDENCE + 0.05) if not hood.chain else confidence
+        if not description and not hood.chain and not hood.neighbours:
+            return self._finish(
+                q,
+                Mode.ASSOCIATIVE,
+                0.0,
+                Trace(),
+                {"kind": "no_answer", "concept": concept},
+                (concept,),
+                action="no_answer",
+            )
+        if not hood.chain and hood.neighbours:
+            confidence = max(confidence, max(n.confidence for n in hood.neighbours))
+        steps.insert(0, Step("asc.definition", f"define {concept}", (), (), round(confidence, 4), description or ""))
+        data = {
+            "kind": "define",
+            "concept": concept,
+            "description": description or "",
+            "chain": [concept, *(lk.parent for lk in hood.chain)],
+            "related": [
+                n.concept for n in hood.neighbours if n.predicate not in ("is_a", "instance_of") or n.direction == "in"
+            ][:5],
+        }
+        ids = [*data["chain"], *data["related"]]
+        return self._finish(q, Mode.ASSOCIATIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=ids)
+
+    def _yes_no(self, q: Question) -> Answer:
+        subject = self._link(q.subject)
+        if not subject:
+            return self._unknown(q, q.subject)
+        obj = self._link(q.object)
+        if not obj:
+            return self._unknown(q, q.object)
+        s, o = subject[0], obj[0]
+        predicate = {Intent.IS_A: "is_a", Intent.HAS: "has_property", Intent.CAN: "can"}[q.intent]
+        if predicate == "is_a" and self._concepts([s])[s].get("kind") == "individual":
+            predicate = "instance_of"
+        check = self.deducer.check(Claim(s, predicate, o))
+        if predicate == "instance_of" and check.outcome is Outcome.UNKNOWN:
+            check = self.deducer.check(Claim(s, "is_a", o))
+        data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
+        confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
+        action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
+        return self._finish(
+            q, check.mode, confidence, check.trace, data, (s, o), outcome=check.outcome, action=action, ids=[s, o]
+        )
+
+    def _why(self, q: Question) -> Answer:
+        text = f"{q.subject} {q.object}".strip()
+        concepts = self._link(text) if q.object else [m.concept for m in self.linker.mentions(text)] or self._link(text)
+        if not concepts:
+            return self._unknown(q, text)
+        if len(concepts) == 1:
+            return self._causal_list(q, concepts[0])
+        source, target = concepts[0], concepts[-1]
+        found = self.paths(source, target) or [p for p in self.paths(target, source)]
+        if found:
+            best = found[0]
+            steps = [st for path in found[:3] for st in path.steps()]
+            data = {
+                "kind": "causal_path",
+                "source": best.source,
+                "target": best.target,
+                "path": list(best.concepts),
+                "predicates": [lk.predicate for lk in best.links],
+                "polarity": best.polarity,
+                "alternatives": [list(p.concepts) for p in found[1:3]],
+            }
+            ids = [c for p in found[:3] for c in p.concepts]
+            return self._finish(q, Mode.CAUSAL, best.confidence, Trace(tuple(steps)), data, (source, target), ids=ids)
+        return self._relation(q, source, target)
+
+    def _relation(self, q: Question, source: str, target: str) -> Answer:
+        evidence = self.deducer.facts_between(source, target)
+        if not evidence:
+            data: dict[str, Any] = {"kind": "no_answer", "concepts": [source, target]}
+            return self._finish(
+                q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (source, target), action="no_answer", ids=[source, target]
+            )
+        # RULE asc.direct-relation: stored facts link the two concepts directly
+        steps = tuple(
+            Step(
+                "asc.direct-relation",
+                e.statement(),
+                (e.fact_id,),
+                (e.source,) if e.source else (),
+                round(e.confidence, 4),
+            )
+            for e in evidence
+        )
+        best = max(evidence, key=lambda e: (e.confidence, e.fact_id))
+        data = {"kind": "relation", "facts": [[e.subject, e.predicate, e.object, e.polarity] for e in evidence[:4]]}
+        return self._finish(
+            q, Mode.ASSOCIATIVE, best.confidence, Trace(steps), data, (source, target), ids=[source, target]
+        )
+
+    def _causal_list(self, q: Question, concept: str | None = None) -> Answer:
+        if concept is None:
+            linked = self._link(q.subject)
+            if not linked:
+                return self._unknown(q, q.subject)
+            concept = linked[0]
+        upstream = q.intent is not Intent.EFFECTS
+        found = self.causes_of(concept) if upstream else self.effects_of(concept)
+        if not found and q.intent is Intent.WHY:
+            upstream = False
+            found = self.effects_of(concept)
+        kind = "causes" if upstream else "effects"
+        if not found:
+            return self._finish(
+                q,
+                Mode.CAUSAL,
+                0.0,
+                Trace(),
+                {"kind": "no_answer", "concept": concept},
+                (concept,),
+                action="no_answer",
+                ids=[concept],
+            )
+        steps = tuple(st for path in found[:3] for st in path.steps())
+        data = {
+            "kind": kind,
+            "concept": concept,
+            "paths": [list(p.concepts) for p in found],
+            "polarities": [p.polarity for p in found],
+        }
+        ids = [c for p in found for c in p.concepts]
+        return self._finish(q, Mode.CAUSAL, found[0].confidence, Trace(steps), data, (concept,), ids=ids)
+
+    def _like(self, q: Question) -> Answer:
+        linked = self._link(q.subject)
+        if not linked:
+            return self._unknown(q, q.subject)
+        concept = linked[0]
+        found = self.like(concept)
+        if not found:
+            return self._finish(
+                q,
+                Mode.ANALOGICAL,
+                0.0,
+                Trace(),
+                {"kind": "no_answer", "concept": concept},
+                (concept,),
+                action="no_answer",
+                ids=[concept],
+            )
+        best = found[0]
+        data = {
+            "kind": "analogy",
+            "concept": concept,
+            "analogies": [
+                {
+                    "other": a.other,
+                    "similarity": a.similarity,
+                    "supported": a.supported,
+                    "shared": [list(x) for x in a.shared],
+                }
+                for a in found
+            ],
+        }
+        ids = [concept, *(a.other for a in found), *(x for a in found[:1] for t in a.shared for x in t[1:])]
+        return self._finish(
+            q,
+            Mode.ANALOGICAL,
+            best.confidence,
+            Trace(best.steps),
+            data,
+            (concept, best.other),
+            ids=ids,
+            hypothesis=not best.supported,
+        )
+
+    def _fallback(self, q: Question) -> Answer:
+        mentions = list(dict.fromkeys(m.concept for m in self.linker.mentions(q.subject)))
+        if len(mentions) >= 2:
+            return self._why(Question(q.text, q.language, Intent.RELATION, q.subject))
+        if len(mentions) == 1:
+            return self._define(Question(q.text, q.language, Intent.DEFINE, mentions[0]))
+        return self._unknown(q, q.subject)
+
+    # -- assembly ------------------------------------------------------------------------------
+
+    def _concepts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        rows = self.store.run("link_labels", ids=list(dict.fromkeys(ids)))
+        return {r["id"]: r for r in rows}
+
+    def _finish(
+        self,
+        q: Question,
+        mode: Mode,
+        confidence: float,
+        trace: Trace,
+        data: dict[str, Any],
+        concepts: Sequence[str],
+        *,
+        outcome: Outcome | None = None,
+        suggestions: tuple[str, ...] = (),
+        action: str | None = None,
+        ids: Sequence[str] = (),
+        hypothesis: bool = False,
+    ) -> Answer:
+        info = self._concepts([*concepts, *ids]) if (concepts or ids) else {}
+        labels = {
+            cid: r.get(f"label_{q.language}") or r.get("label_en") or r.get("label_ru") or cid
+            for cid, r in info.items()
+        }
+        confidence = round(confidence, 4)
+        return Answer(
+            question=q.text,
+            language=q.language,
+            intent=q.intent.value,
+            confidence=confidence,
+            uncertainty=uncertainty_level(confidence),
+            action=action or choose_action(confidence),
+            mode=mode,
+            outcome=outcome,
+            concepts=tuple(concepts),
+            sources=self.sources(trace.sources),
+            trace=trace,
+            suggestions=suggestions,
+            hypothesis=hypothesis,
+            data=data,
+            labels=labels,
+        )
+
+    def sources(self, names: Sequence[str]) -> tuple[SourceRef, ...]:
+        """The named sources with their trust and authority tier, in the given order.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if not names:
+            return ()
+        found = {r["name"]: r for r in self.store.run("ded_sources", names=list(names))}
+        return tuple(
+            SourceRef(n, found[n]["trust"] if n in found else None, found[n]["authority"] if n in found else None)
+            for n in names
+        )
+
+
+def choose_action(confidence: float) -> str:
+    """Respond plainly above HIGH_CONFIDENCE, hedged above LOW_CONFIDENCE, else report the uncertainty."""
+    if confidence > HIGH_CONFIDENCE:
+        return "respond"
+    if confidence > LOW_CONFIDENCE:
+        return "respond_hedged"
+    return "report_uncertainty"
+
+    def parse(self, question: str) -> Question:
+        """The parsed form of a question (intent, language, slots)."""
+        return parse_question(question)
+
+
+def _unknown_check(subject: str, predicate: str, obj: str, polarity: bool, name: str, close: list[str]) -> Check:
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    return Check(
+        subject=subject,
+        predicate=predicate,
+        object=obj,
+        polarity=polarity,
+        outcome=Outcome.UNKNOWN,
+        confidence=0.0,
+        mode=Mode.DEDUCTIVE,
+        trace=Trace((Step("link.unknown-concept", f"unknown concept {name!r}", note=", ".join(close)),)),
+        explanation=f"unknown concept {name!r}{hint}",
+    )
+
+
+__all__ = ["Answer", "Intent", "Reasoner", "SourceRef", "language_of", "uncertainty_level"]

@@ -178,6 +178,84 @@ def export(session: Session, output: Any) -> None:
         click.echo(f"{n} rows written", err=True)
 
 
+@cli.command()
+@click.argument("question")
+@click.option("--trace", "show_trace", is_flag=True, help="Also print the reasoning chain (rule ids, facts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the full structured result as JSON.")
+@pass_session
+def ask(session: Session, question: str, show_trace: bool, as_json: bool) -> None:
+    """Answer QUESTION (Russian or English) with a hedged answer naming its sources."""
+    from kgbrain.models import AskOut
+
+    answer = session.brain().ask(question)
+    if as_json:
+        echo_json(AskOut.from_answer(answer).model_dump())
+        return
+    click.echo(answer.text)
+    if show_trace:
+        _echo_steps(answer.trace.steps)
+
+
+def _echo_steps(steps: Any) -> None:
+    for n, s in enumerate(steps, start=1):
+        facts = f"  facts: {', '.join(s.facts)}" if s.facts else ""
+        note = f"  ({s.note})" if s.note else ""
+        click.echo(f"  {n}. [{s.rule}] {s.conclusion}  conf {s.confidence:.2f}{note}{facts}")
+
+
+@cli.command()
+@click.argument("concept")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def why(session: Session, concept: str, as_json: bool) -> None:
+    """Show the causal chains that lead to CONCEPT, strongest first."""
+    _echo_paths(session.brain().why(concept), as_json)
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("target")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def path(session: Session, source: str, target: str, as_json: bool) -> None:
+    """Show causal paths from SOURCE to TARGET (product of confidences; prevents flips the sign)."""
+    _echo_paths(session.brain().path(source, target), as_json)
+
+
+def _echo_paths(paths: Any, as_json: bool) -> None:
+    from kgbrain.models import CausalPathOut
+
+    if as_json:
+        echo_json([CausalPathOut.from_path(p).model_dump() for p in paths])
+        return
+    if not paths:
+        click.echo("No causal path found.")
+    for p in paths:
+        chain = p.links[0].subject + "".join(f" -{lk.predicate}-> {lk.object}" for lk in p.links)
+        sign = "" if p.polarity else "  (works against)"
+        click.echo(f"{p.confidence:.3f}  {chain}{sign}")
+
+
+@cli.command()
+@click.argument("concept")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def like(session: Session, concept: str, as_json: bool) -> None:
+    """Show concepts structurally similar to CONCEPT and what they share (hypotheses, not proofs)."""
+    from kgbrain.models import AnalogyOut
+
+    found = session.brain().like(concept)
+    if as_json:
+        echo_json([AnalogyOut.from_analogy(a).model_dump() for a in found])
+        return
+    if not found:
+        click.echo("No analogy found.")
+    for a in found:
+        tag = "supported" if a.supported else "hypothesis"
+        shared = ", ".join(f"{p} {o}" if o == o2 else f"{p} {o}/{o2}" for p, o, o2 in a.shared[:6])
+        click.echo(f"{a.similarity:.3f}  {a.other}  [{tag}, conf {a.confidence:.2f}]  shared: {shared}")
+
+
 def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")

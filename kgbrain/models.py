@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -166,3 +166,136 @@ class VerifySummaryOut(_Out):
             workers=s.workers,
             torn_line_rewritten=s.torn_line_rewritten,
         )
+
+
+# -- reasoning: ask / why / path / like (--json) ----------------------------------------------------
+
+
+class TraceStepOut(_Out):
+    """One reasoning step: the rule id, its conclusion, the facts and sources used, its confidence."""
+
+    rule: str
+    conclusion: str
+    facts: list[str]
+    sources: list[str]
+    confidence: float
+    note: str
+
+    @classmethod
+    def from_step(cls, s: Step) -> TraceStepOut:
+        """Convert the core dataclass."""
+        return cls(
+            rule=s.rule,
+            conclusion=s.conclusion,
+            facts=list(s.facts),
+            sources=list(s.sources),
+            confidence=round(s.confidence, 4),
+            note=s.note,
+        )
+
+
+class SourceOut(_Out):
+    """A source named in an answer."""
+
+    name: str
+    trust: float | None
+    authority: str | None
+
+
+class AskOut(_Out):
+    """`kgbrain ask --json` (DESIGN.md contract: answer, language, confidence, uncertainty_level, action,
+    reasoning_type, sources, trace)."""
+
+    question: str
+    answer: str
+    language: str
+    intent: str
+    confidence: float
+    uncertainty_level: str
+    action: str
+    reasoning_type: str
+    outcome: str | None
+    hypothesis: bool
+    concepts: list[str]
+    suggestions: list[str]
+    sources: list[SourceOut]
+    trace: list[TraceStepOut]
+    fact_ids: list[str]
+    data: dict[str, Any]
+
+    @classmethod
+    def from_answer(cls, a: Answer) -> AskOut:
+        """Convert the core dataclass."""
+        return cls(
+            question=a.question,
+            answer=a.text,
+            language=a.language,
+            intent=a.intent,
+            confidence=a.confidence,
+            uncertainty_level=a.uncertainty.value,
+            action=a.action,
+            reasoning_type=a.mode.value,
+            outcome=a.outcome.value if a.outcome else None,
+            hypothesis=a.hypothesis,
+            concepts=list(a.concepts),
+            suggestions=list(a.suggestions),
+            sources=[SourceOut(name=s.name, trust=s.trust, authority=s.authority) for s in a.sources],
+            trace=[TraceStepOut.from_step(s) for s in a.trace.steps],
+            fact_ids=list(a.trace.fact_ids),
+            data=a.data,
+        )
+
+
+class CausalPathOut(_Out):
+    """One causal path (`kgbrain why/path --json`)."""
+
+    concepts: list[str]
+    predicates: list[str]
+    confidence: float
+    polarity: bool
+    trace: list[TraceStepOut]
+
+    @classmethod
+    def from_path(cls, p: CausalPath) -> CausalPathOut:
+        """Convert the core dataclass."""
+        return cls(
+            concepts=list(p.concepts),
+            predicates=[lk.predicate for lk in p.links],
+            confidence=p.confidence,
+            polarity=p.polarity,
+            trace=[TraceStepOut.from_step(s) for s in p.steps()],
+        )
+
+
+class AnalogyOut(_Out):
+    """One analogy (`kgbrain like --json`): a hypothesis unless `supported`."""
+
+    concept: str
+    other: str
+    similarity: float
+    confidence: float
+    supported: bool
+    shared: list[list[str]]
+    differences: list[str]
+    trace: list[TraceStepOut]
+
+    @classmethod
+    def from_analogy(cls, a: Analogy) -> AnalogyOut:
+        """Convert the core dataclass."""
+        return cls(
+            concept=a.concept,
+            other=a.other,
+            similarity=a.similarity,
+            confidence=a.confidence,
+            supported=a.supported,
+            shared=[list(x) for x in a.shared],
+            differences=list(a.differences),
+            trace=[TraceStepOut.from_step(s) for s in a.steps],
+        )
+
+
+if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; only reasoning commands need them
+    from kgbrain.reasoning.analogical import Analogy
+    from kgbrain.reasoning.causal import CausalPath
+    from kgbrain.reasoning.reasoner import Answer
+    from kgbrain.reasoning.trace import Step

@@ -34,6 +34,7 @@ EXACT_WEIGHT = 1.0
 PARALLEL_WEIGHT = 0.6
 PREDICATE_WEIGHT = 0.25
 INCOMING_FACTOR = 0.5
+HIERARCHY_FACTOR = 0.3  # sharing a parent class is attribute-like similarity; relations weigh more (Gentner)
 SKIP = frozenset({"similar_to"})  # the claim under test must not make itself true
 CANDIDATES = 20
 
@@ -63,14 +64,15 @@ def _features(
         if p in SKIP:
             continue
         sign = "" if polarity else "!"
+        factor = HIERARCHY_FACTOR if p in ("is_a", "instance_of") else 1.0
         if s == concept:
-            sig[f">{sign}{p}:{o}"] += EXACT_WEIGHT
+            sig[f">{sign}{p}:{o}"] += EXACT_WEIGHT * factor
             for parent in parents(o):
-                sig[f">{sign}{p}:^{parent}"] += PARALLEL_WEIGHT
-            sig[f">{sign}{p}"] += PREDICATE_WEIGHT
+                sig[f">{sign}{p}:^{parent}"] += PARALLEL_WEIGHT * factor
+            sig[f">{sign}{p}"] += PREDICATE_WEIGHT * factor
         if o == concept:
-            sig[f"<{sign}{p}:{s}"] += EXACT_WEIGHT * INCOMING_FACTOR
-            sig[f"<{sign}{p}"] += PREDICATE_WEIGHT * INCOMING_FACTOR
+            sig[f"<{sign}{p}:{s}"] += EXACT_WEIGHT * INCOMING_FACTOR * factor
+            sig[f"<{sign}{p}"] += PREDICATE_WEIGHT * INCOMING_FACTOR * factor
     return sig
 
 

@@ -287,10 +287,17 @@ class Reasoner:
         return self._finish(q, Mode.ASSOCIATIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=ids)
 
     def _yes_no(self, q: Question) -> Answer:
-        subject = self._link(q.subject)
+        subject, obj = self._link(q.subject), self._link(q.object)
+        if not subject or not obj:
+            # The pattern split "glial cell divide" at the wrong word: try every split of the slot text.
+            words = f"{q.subject} {q.object}".split()
+            for cut in range(len(words) - 1, 0, -1):
+                left, right = self.linker.lookup(" ".join(words[:cut])), self.linker.lookup(" ".join(words[cut:]))
+                if left and right:
+                    subject, obj = [left], [right]
+                    break
         if not subject:
             return self._unknown(q, q.subject)
-        obj = self._link(q.object)
         if not obj:
             return self._unknown(q, q.object)
         s, o = subject[0], obj[0]
@@ -301,10 +308,11 @@ class Reasoner:
         if predicate == "instance_of" and check.outcome is Outcome.UNKNOWN:
             check = self.deducer.check(Claim(s, "is_a", o))
         data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
+        chain = [st.conclusion.split(" ")[-1] for st in check.trace.steps if st.rule == "ded.isa-transitive"]
         confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
         action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
         return self._finish(
-            q, check.mode, confidence, check.trace, data, (s, o), outcome=check.outcome, action=action, ids=[s, o]
+            q, check.mode, confidence, check.trace, data, (s, o), outcome=check.outcome, action=action, ids=[s, o, *chain]
         )
 
     def _why(self, q: Question) -> Answer:

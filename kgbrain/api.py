@@ -350,7 +350,9 @@ class Brain:
             InputError: unknown conflict, or `keep` is not one of its facts.
             StoreError: the store failed.
         """
-        return truth.resolve_by_person(self.store, conflict_id, keep, by)
+        record = truth.resolve_by_person(self.store, conflict_id, keep, by)
+        self._statuses_changed()
+        return record
 
     def retract(self, fact_id: str, *, by: str | None = None, reason: str | None = None) -> truth.RetractResult:
         """Mark a fact retracted (kept with its history; reasoning ignores it from now on).
@@ -359,7 +361,9 @@ class Brain:
             InputError: unknown fact, or retracted already.
             StoreError: the store failed.
         """
-        return truth.retract(self.store, fact_id, by=by, reason=reason)
+        result = truth.retract(self.store, fact_id, by=by, reason=reason)
+        self._statuses_changed()
+        return result
 
     def scan_conflicts(self) -> truth.ScanResult:
         """Detect conflicts over the whole knowledge base and record the new ones.
@@ -367,7 +371,16 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        return truth.scan_and_record(self.store)
+        result = truth.scan_and_record(self.store)
+        self._statuses_changed()
+        return result
+
+    def _statuses_changed(self) -> None:
+        # Statuses and confidences changed outside a load: caches built from the old ones must go, so a
+        # conclusion drawn from a retracted premise disappears at once.
+        reasoner = self.__dict__.get("_reasoner")
+        if reasoner is not None:
+            reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:

@@ -15,6 +15,8 @@ import click
 from kgbrain.api import DEFAULT_DB, Brain, LoadProgress
 from kgbrain.errors import InputError, KgbrainError
 from kgbrain.models import ConceptFactsOut, LoadReportOut, StatsOut
+from kgbrain.reasoning.contradictions import ConflictType
+from kgbrain.reasoning.truth import ScanResult
 
 
 class _Cli(click.Group):
@@ -254,6 +256,71 @@ def like(session: Session, concept: str, as_json: bool) -> None:
         tag = "supported" if a.supported else "hypothesis"
         shared = ", ".join(f"{p} {o}" if o == o2 else f"{p} {o}/{o2}" for p, o, o2 in a.shared[:6])
         click.echo(f"{a.similarity:.3f}  {a.other}  [{tag}, conf {a.confidence:.2f}]  shared: {shared}")
+
+
+@cli.command()
+@click.option("--type", "kind", type=click.Choice([t.value for t in ConflictType]), help="Only conflicts of this type.")
+@click.option("--status", type=click.Choice(["open", "resolved"]), help="Only open or only resolved conflicts.")
+@click.option("--scan", is_flag=True, help="Scan the whole knowledge base for new conflicts first.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def conflicts(session: Session, kind: str | None, status: str | None, scan: bool, as_json: bool) -> None:
+    """List recorded conflicts with their facts, resolution and explanation."""
+    from kgbrain.models import ConflictOut  # models imports pydantic; only --json needs it
+
+    brain = session.brain(write=scan)
+    if scan:
+        click.echo(_scan_line(brain.scan_conflicts()), err=True)
+    found = brain.conflicts(type=kind, status=status)
+    if as_json:
+        echo_json([ConflictOut.from_record(c).model_dump() for c in found])
+        return
+    for c in found:
+        click.echo(f"{c.id}  {c.type.value}  {c.status.value} ({c.strategy.value})")
+        for f in c.facts:
+            kept = "  <- kept" if f.fact_id == c.kept_fact else ""
+            sign = "" if f.polarity else "NOT "
+            click.echo(
+                f"  {f.fact_id}  {f.subject} {sign}{f.predicate} {f.target}  "
+                f"[{f.status.value}, conf {f.confidence:.2f}, {f.source}]{kept}"
+            )
+        click.echo(f"  {c.explanation}")
+    if not found:
+        click.echo("No conflicts recorded." + ("" if scan else " (`kgbrain check-conflicts` scans the whole base.)"))
+
+
+def _scan_line(result: ScanResult) -> str:
+    return f"{result.found} conflicts in the knowledge base, {len(result.recorded)} newly recorded."
+
+
+@cli.command("check-conflicts")
+@pass_session
+def check_conflicts(session: Session) -> None:
+    """Scan the whole knowledge base for conflicts and record the new ones."""
+    click.echo(_scan_line(session.brain(write=True).scan_conflicts()))
+
+
+@cli.command()
+@click.argument("conflict_id")
+@click.option("--keep", required=True, help="Fact id to keep (one of the conflict's facts).")
+@click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who decides.")
+@pass_session
+def resolve(session: Session, conflict_id: str, keep: str, by: str) -> None:
+    """Record a person's decision on CONFLICT_ID: keep one fact, dispute its rivals."""
+    c = session.brain(write=True).resolve_conflict(conflict_id, keep=keep, by=by)
+    click.echo(f"{c.id} resolved by {c.resolved_by}: kept {c.kept_fact}.")
+
+
+@cli.command()
+@click.argument("fact_id")
+@click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who retracts it.")
+@click.option("--reason", help="Why (kept with the retraction record).")
+@pass_session
+def retract(session: Session, fact_id: str, by: str, reason: str | None) -> None:
+    """Mark FACT_ID retracted: it stays with its history, but reasoning no longer uses it."""
+    r = session.brain(write=True).retract(fact_id, by=by, reason=reason)
+    closed = f"; closed {len(r.closed)} open conflict(s)" if r.closed else ""
+    click.echo(f"{fact_id} retracted (was {r.previous_status.value}){closed}.")
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from kgbrain.api import ConceptFacts, Stats
 from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.output.verdicts import VerifySummary, verdict_row
+from kgbrain.reasoning.truth import ConflictRecord
 from kgbrain.reasoning.verify import Verdict
 
 
@@ -299,3 +300,35 @@ if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; only reasoning comm
     from kgbrain.reasoning.causal import CausalPath
     from kgbrain.reasoning.reasoner import Answer
     from kgbrain.reasoning.trace import Step
+
+
+class ConflictOut(_Out):
+    """One conflict in `kgbrain conflicts --json`: its facts, how it was resolved, and its history."""
+
+    id: str
+    type: str
+    status: str
+    facts: list[dict[str, Any]]
+    resolution: dict[str, Any]
+    explanation: str
+    detected_at: str | None
+    history: list[dict[str, Any]]
+
+    @classmethod
+    def from_record(cls, r: ConflictRecord) -> ConflictOut:
+        """Convert the core record."""
+        return cls(
+            id=r.id,
+            type=r.type.value,
+            status=r.status.value,
+            facts=[fact_row(f) for f in r.facts],
+            resolution={
+                "strategy": r.strategy.value,
+                "kept_fact": r.kept_fact,
+                "resolved_by": r.resolved_by,
+                "resolved_at": r.resolved_at.isoformat() if r.resolved_at else None,
+            },
+            explanation=r.explanation,
+            detected_at=r.detected_at.isoformat() if r.detected_at else None,
+            history=r.events,
+        )

@@ -1,7 +1,8 @@
 // Conflict records that involve any of the given facts.
+UNWIND $ids AS i
 MATCH (c:Conflict)
-WHERE size(list_filter(c.fact_ids, f -> list_contains($ids, f))) > 0
-RETURN c.id AS id, c.type AS type, c.fact_key AS fact_key, c.fact_ids AS fact_ids, c.status AS status,
+WHERE list_contains(c.fact_ids, i)
+RETURN DISTINCT c.id AS id, c.type AS type, c.fact_key AS fact_key, c.fact_ids AS fact_ids, c.status AS status,
        c.strategy AS strategy, c.kept_fact AS kept_fact, c.adjustments AS adjustments, c.explanation AS explanation,
        c.detected_at AS detected_at, c.resolved_at AS resolved_at, c.resolved_by AS resolved_by
 ORDER BY detected_at DESC, id

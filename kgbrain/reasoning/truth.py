@@ -191,7 +191,7 @@ State = dict[str, tuple[float, Status]]
 def _change(state: State, fact_id: str, *, penalty: float = 0.0, status: Status | None = None) -> FactChange:
     confidence, current = state[fact_id]
     after_status = status if status is not None and _RANK[status] > _RANK[current] else current
-    after = FactChange(fact_id, confidence, clamp(confidence - penalty), current, after_status)
+    after = FactChange(fact_id, confidence, round(clamp(confidence - penalty), 6), current, after_status)
     state[fact_id] = (after.confidence_after, after.status_after)
     return after
 
@@ -289,7 +289,7 @@ def _write_facts(store: GraphStore, changed: Mapping[str, tuple[float, Status]],
             subjects=sorted({subjects[i] for i, _ in part}),
             ids=[i for i, _ in part],
             statuses=[status.value for _, (_, status) in part],
-            confidences=[float(conf) for _, (conf, _) in part],
+            confidences=[round(float(conf), 6) for _, (conf, _) in part],
         )
 
 
@@ -371,6 +371,7 @@ def _update_row(rec: ConflictRecord) -> dict[str, Any]:
         "strategy": rec.strategy.value,
         "kept_fact": rec.kept_fact,
         "adjustments": json.dumps(rec.events, ensure_ascii=False),
+        "explanation": rec.explanation,
         "resolved_at": _naive(rec.resolved_at),
         "resolved_by": rec.resolved_by,
     }

@@ -38,6 +38,14 @@ if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never
     from kgbrain.reasoning.reasoner import Answer, Reasoner
     from kgbrain.reasoning.trace import Check
 
+if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
+    from collections.abc import Iterable
+    from typing import IO
+
+    from kgbrain.ingest.claims import ClaimRow
+    from kgbrain.output.verdicts import VerifyProgress, VerifySummary
+    from kgbrain.reasoning.verify import Verdict
+
 
 @dataclass(frozen=True, slots=True)
 class Stats:
@@ -160,6 +168,88 @@ class Brain:
         from kgbrain.ingest import ontology  # rdflib is slow to import; only ontologies need it
 
         return ontology.read_ontology(path, source=source, trust=trust, fmt=fmt, progress=progress)
+
+    # -- verification --------------------------------------------------------------------------
+
+    def verify(
+        self,
+        claims: Iterable[ClaimRow | dict[str, Any] | str],
+        *,
+        closed_world: bool = False,
+        min_confidence: float = 0.0,
+        workers: int = 1,
+    ) -> list[Verdict]:
+        """Verify claims (Claim objects, claims-file rows as dicts, or sentences), one verdict each, in order.
+
+        Uses the reasoner behind `check_many`, so a verdict and an answer to the same question agree.
+        `workers` > 1 verifies on that many processes, each opening this knowledge base read-only; that
+        needs this Brain opened read-only on a file (Kùzu locks readers out while a writer has it open).
+
+        Raises:
+            InputError: bad options, or workers > 1 on a read-write or in-memory knowledge base.
+            StoreError: the store failed (a bad claim never raises; it gets an ERROR verdict).
+        """
+        from kgbrain.ingest.claims import Claim, ClaimError, claim_from_row
+        from kgbrain.reasoning.verify import VerifyOptions
+
+        rows: list[ClaimRow] = []
+        for n, c in enumerate(claims, start=1):
+            if isinstance(c, (Claim, ClaimError)):
+                rows.append(c)
+            else:
+                rows.append(claim_from_row(c) if isinstance(c, dict) else Claim(str(n), text=c))
+        options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
+        return [verdict for batch in self._verify_batches(rows, options, workers) for verdict in batch]
+
+    def verify_file(
+        self,
+        claims: str | Path,
+        out: str | Path | None = None,
+        *,
+        stream: IO[str] | None = None,
+        resume: bool = False,
+        closed_world: bool = False,
+        min_confidence: float = 0.0,
+        workers: int = 1,
+        fmt: str | None = None,
+        progress: VerifyProgress | None = None,
+    ) -> VerifySummary:
+        """Verify a claims file into a verdicts file (or `stream`), written as it goes, in input order.
+
+        With `resume`, verdicts an interrupted run left in `out` are kept (a torn last line is rewritten)
+        and only the remaining claims are verified.
+
+        Raises:
+            InputError: a missing or unreadable claims file, bad options, or an output that is not a verdicts
+                file for these claims.
+            StoreError: the store failed (everything verified so far is on disk).
+        """
+        from kgbrain.ingest.claims import count_claims, read_claims
+        from kgbrain.output.verdicts import VerdictWriter, run_verification, skip_finished
+        from kgbrain.reasoning.verify import VerifyOptions
+
+        path = Path(claims)
+        options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
+        total = count_claims(path, fmt)
+        with VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream) as writer:
+            rows = skip_finished(read_claims(path, fmt), writer.finished, out=str(out), claims=str(path))
+            batches = self._verify_batches(rows, options, workers)
+            return run_verification(batches, writer, total=total, progress=progress, workers=workers)
+
+    def _verify_batches(self, rows: Iterable[ClaimRow], options: Any, workers: int) -> Iterable[list[Verdict]]:
+        from functools import partial
+
+        from kgbrain.reasoning.verify import verify_parallel, verify_stream
+
+        if workers == 1:
+            return verify_stream(self, rows, options)
+        path = getattr(self.store, "path", None)
+        if path is None or not self.store.read_only:
+            raise InputError(
+                "verifying with several workers needs a knowledge base file opened read-only "
+                "(Brain.open(path, read_only=True)): Kùzu locks readers out while a process has it open read-write"
+            )
+        return verify_parallel(partial(Brain.open, path, read_only=True), rows, options, workers=workers)
 
     # -- inspection ----------------------------------------------------------------------------
 

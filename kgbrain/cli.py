@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,8 @@ import click
 
 from kgbrain.api import DEFAULT_DB, Brain, LoadProgress
 from kgbrain.errors import InputError, KgbrainError
-from kgbrain.models import ConceptFactsOut, LoadReportOut, StatsOut
+from kgbrain.models import ConceptFactsOut, LoadReportOut, StatsOut, VerifySummaryOut
+from kgbrain.output.verdicts import VerifySummary
 from kgbrain.reasoning.contradictions import ConflictType
 from kgbrain.reasoning.truth import ScanResult
 
@@ -39,13 +41,13 @@ class Session:
         self.db = db
         self._brain: Brain | None = None
 
-    def brain(self, *, write: bool = False) -> Brain:
+    def brain(self, *, write: bool = False, read_only: bool = False) -> Brain:
         if self._brain is None:
             if self.db is None and not DEFAULT_DB.exists() and not write:
                 click.echo("Using the bundled demo knowledge base (no --db given and no ./kgbrain.kuzu).", err=True)
-                self._brain = Brain.demo()
+                self._brain = Brain.demo(read_only=read_only)
             else:
-                self._brain = Brain.open(self.db or DEFAULT_DB)
+                self._brain = Brain.open(self.db or DEFAULT_DB, read_only=read_only)
         return self._brain
 
     def close(self) -> None:
@@ -180,6 +182,157 @@ def export(session: Session, output: Any) -> None:
         click.echo(f"{n} rows written", err=True)
 
 
+@contextmanager
+def verify_progress() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar with rate and ETA on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    started = time.monotonic()
+    state: dict[str, Any] = {}
+
+    def rate(_: Any) -> str:
+        elapsed = time.monotonic() - started
+        return f"{state.get('fresh', 0) / elapsed:,.0f} claims/s" if elapsed > 0 else ""
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in state:
+            state["first"] = done
+            state["bar"] = click.progressbar(
+                length=max(total, 1), label="verifying", file=sys.stderr, show_pos=True, item_show_func=rate
+            )
+            state["bar"].__enter__()
+        bar = state["bar"]
+        state["fresh"] = done - state["first"]
+        bar.length = max(total, 1)
+        bar.update(max(0, done - bar.pos), current_item=done)
+
+    try:
+        yield update
+    finally:
+        if "bar" in state:
+            state["bar"].__exit__(None, None, None)
+
+
+@cli.command()
+@click.argument("claims", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Verdicts file (default stdout).")
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes, each reading the KB."
+)
+@click.option("--closed-world", is_flag=True, help="What cannot be proved is REFUTED (default: NOT_ENOUGH_INFO).")
+@click.option(
+    "--min-confidence", type=click.FloatRange(0, 1), default=0.0, show_default=True, help="Weaker is NOT_ENOUGH_INFO."
+)
+@click.option("--resume", is_flag=True, help="Keep the verdicts an interrupted run left in OUTPUT; verify the rest.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv"]), help="Override the file extension.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@pass_session
+def verify(
+    session: Session,
+    claims: Path,
+    output: Path | None,
+    workers: int,
+    closed_world: bool,
+    min_confidence: float,
+    resume: bool,
+    fmt: str | None,
+    as_json: bool,
+) -> None:
+    """Verify each claim in CLAIMS: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with proof (JSONL)."""
+    brain = session.brain(read_only=True)
+    with verify_progress() as progress:
+        summary = brain.verify_file(
+            claims, output, stream=None if output else sys.stdout, resume=resume, closed_world=closed_world,
+            min_confidence=min_confidence, workers=workers, fmt=fmt, progress=progress,
+        )
+    # With the verdicts on stdout, the summary goes to stderr so the JSONL stays clean.
+    to_err = output is None
+    if as_json:
+        data = VerifySummaryOut.from_summary(summary).model_dump()
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2), err=to_err)
+        return
+    for line in summary_table(summary):
+        click.echo(line, err=to_err)
+
+
+def summary_table(s: VerifySummary) -> list[str]:
+    """The end-of-run table: claims per verdict, then totals and rate."""
+    lines = [f"{'verdict':<16} {'claims':>9}"]
+    lines += [f"{kind:<16} {n:>9,}" for kind, n in s.counts.items()]
+    resumed = f" ({s.resumed:,} from an earlier run)" if s.resumed else ""
+    lines.append(f"{'total':<16} {s.claims:>9,}{resumed}")
+    lines.append(f"{s.checked:,} claims in {s.seconds:.2f} s: {s.rate:,.0f} claims/s with {s.workers} worker(s)")
+    if s.torn_line_rewritten:
+        lines.append("a torn last line left by the interrupted run was rewritten")
+    return lines
+
+
+@cli.command()
+@click.option("--type", "kind", type=click.Choice([t.value for t in ConflictType]), help="Only conflicts of this type.")
+@click.option("--status", type=click.Choice(["open", "resolved"]), help="Only open or only resolved conflicts.")
+@click.option("--scan", is_flag=True, help="Scan the whole knowledge base for new conflicts first.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def conflicts(session: Session, kind: str | None, status: str | None, scan: bool, as_json: bool) -> None:
+    """List recorded conflicts with their facts, resolution and explanation."""
+    from kgbrain.models import ConflictOut  # models imports pydantic; only --json needs it
+
+    brain = session.brain(write=scan)
+    if scan:
+        click.echo(_scan_line(brain.scan_conflicts()), err=True)
+    found = brain.conflicts(type=kind, status=status)
+    if as_json:
+        echo_json([ConflictOut.from_record(c).model_dump() for c in found])
+        return
+    for c in found:
+        click.echo(f"{c.id}  {c.type.value}  {c.status.value} ({c.strategy.value})")
+        for f in c.facts:
+            kept = "  <- kept" if f.fact_id == c.kept_fact else ""
+            sign = "" if f.polarity else "NOT "
+            click.echo(
+                f"  {f.fact_id}  {f.subject} {sign}{f.predicate} {f.target}  "
+                f"[{f.status.value}, conf {f.confidence:.2f}, {f.source}]{kept}"
+            )
+        click.echo(f"  {c.explanation}")
+    if not found:
+        click.echo("No conflicts recorded." + ("" if scan else " (`kgbrain check-conflicts` scans the whole base.)"))
+
+
+def _scan_line(result: ScanResult) -> str:
+    return f"{result.found} conflicts in the knowledge base, {len(result.recorded)} newly recorded."
+
+
+@cli.command("check-conflicts")
+@pass_session
+def check_conflicts(session: Session) -> None:
+    """Scan the whole knowledge base for conflicts and record the new ones."""
+    click.echo(_scan_line(session.brain(write=True).scan_conflicts()))
+
+
+@cli.command()
+@click.argument("conflict_id")
+@click.option("--keep", required=True, help="Fact id to keep (one of the conflict's facts).")
+@click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who decides.")
+@pass_session
+def resolve(session: Session, conflict_id: str, keep: str, by: str) -> None:
+    """Record a person's decision on CONFLICT_ID: keep one fact, dispute its rivals."""
+    c = session.brain(write=True).resolve_conflict(conflict_id, keep=keep, by=by)
+    click.echo(f"{c.id} resolved by {c.resolved_by}: kept {c.kept_fact}.")
+
+
+@cli.command()
+@click.argument("fact_id")
+@click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who retracts it.")
+@click.option("--reason", help="Why (kept with the retraction record).")
+@pass_session
+def retract(session: Session, fact_id: str, by: str, reason: str | None) -> None:
+    """Mark FACT_ID retracted: it stays with its history, but reasoning no longer uses it."""
+    r = session.brain(write=True).retract(fact_id, by=by, reason=reason)
+    closed = f"; closed {len(r.closed)} open conflict(s)" if r.closed else ""
+    click.echo(f"{fact_id} retracted (was {r.previous_status.value}){closed}.")
+
+
 @cli.command()
 @click.argument("question")
 @click.option("--trace", "show_trace", is_flag=True, help="Also print the reasoning chain (rule ids, facts).")
@@ -256,71 +409,6 @@ def like(session: Session, concept: str, as_json: bool) -> None:
         tag = "supported" if a.supported else "hypothesis"
         shared = ", ".join(f"{p} {o}" if o == o2 else f"{p} {o}/{o2}" for p, o, o2 in a.shared[:6])
         click.echo(f"{a.similarity:.3f}  {a.other}  [{tag}, conf {a.confidence:.2f}]  shared: {shared}")
-
-
-@cli.command()
-@click.option("--type", "kind", type=click.Choice([t.value for t in ConflictType]), help="Only conflicts of this type.")
-@click.option("--status", type=click.Choice(["open", "resolved"]), help="Only open or only resolved conflicts.")
-@click.option("--scan", is_flag=True, help="Scan the whole knowledge base for new conflicts first.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
-@pass_session
-def conflicts(session: Session, kind: str | None, status: str | None, scan: bool, as_json: bool) -> None:
-    """List recorded conflicts with their facts, resolution and explanation."""
-    from kgbrain.models import ConflictOut  # models imports pydantic; only --json needs it
-
-    brain = session.brain(write=scan)
-    if scan:
-        click.echo(_scan_line(brain.scan_conflicts()), err=True)
-    found = brain.conflicts(type=kind, status=status)
-    if as_json:
-        echo_json([ConflictOut.from_record(c).model_dump() for c in found])
-        return
-    for c in found:
-        click.echo(f"{c.id}  {c.type.value}  {c.status.value} ({c.strategy.value})")
-        for f in c.facts:
-            kept = "  <- kept" if f.fact_id == c.kept_fact else ""
-            sign = "" if f.polarity else "NOT "
-            click.echo(
-                f"  {f.fact_id}  {f.subject} {sign}{f.predicate} {f.target}  "
-                f"[{f.status.value}, conf {f.confidence:.2f}, {f.source}]{kept}"
-            )
-        click.echo(f"  {c.explanation}")
-    if not found:
-        click.echo("No conflicts recorded." + ("" if scan else " (`kgbrain check-conflicts` scans the whole base.)"))
-
-
-def _scan_line(result: ScanResult) -> str:
-    return f"{result.found} conflicts in the knowledge base, {len(result.recorded)} newly recorded."
-
-
-@cli.command("check-conflicts")
-@pass_session
-def check_conflicts(session: Session) -> None:
-    """Scan the whole knowledge base for conflicts and record the new ones."""
-    click.echo(_scan_line(session.brain(write=True).scan_conflicts()))
-
-
-@cli.command()
-@click.argument("conflict_id")
-@click.option("--keep", required=True, help="Fact id to keep (one of the conflict's facts).")
-@click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who decides.")
-@pass_session
-def resolve(session: Session, conflict_id: str, keep: str, by: str) -> None:
-    """Record a person's decision on CONFLICT_ID: keep one fact, dispute its rivals."""
-    c = session.brain(write=True).resolve_conflict(conflict_id, keep=keep, by=by)
-    click.echo(f"{c.id} resolved by {c.resolved_by}: kept {c.kept_fact}.")
-
-
-@cli.command()
-@click.argument("fact_id")
-@click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who retracts it.")
-@click.option("--reason", help="Why (kept with the retraction record).")
-@pass_session
-def retract(session: Session, fact_id: str, by: str, reason: str | None) -> None:
-    """Mark FACT_ID retracted: it stays with its history, but reasoning no longer uses it."""
-    r = session.brain(write=True).retract(fact_id, by=by, reason=reason)
-    closed = f"; closed {len(r.closed)} open conflict(s)" if r.closed else ""
-    click.echo(f"{fact_id} retracted (was {r.previous_status.value}){closed}.")
 
 
 def main() -> None:

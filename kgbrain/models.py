@@ -121,6 +121,17 @@ class ClaimOut(_Out):
     polarity: bool
 
 
+class VerdictConflictOut(_Out):
+    """A stored conflict touching a verdict's evidence."""
+
+    id: str
+    type: str
+    status: str
+    resolution: str
+    facts: list[str]
+    kept: str | None
+
+
 class VerdictOut(_Out):
     """One line of the verdicts file (DESIGN.md contract; `error` only on ERROR)."""
 
@@ -129,7 +140,7 @@ class VerdictOut(_Out):
     confidence: float
     reasoning_type: str | None
     proof: list[ProofStepOut]
-    conflicts: list[str]
+    conflicts: list[VerdictConflictOut]
     explanation: str
     claim: ClaimOut | None = None
     error: str | None = None
@@ -166,6 +177,38 @@ class VerifySummaryOut(_Out):
             output=s.output,
             workers=s.workers,
             torn_line_rewritten=s.torn_line_rewritten,
+        )
+
+
+class ConflictOut(_Out):
+    """One conflict in `kgbrain conflicts --json`: its facts, how it was resolved, and its history."""
+
+    id: str
+    type: str
+    status: str
+    facts: list[dict[str, Any]]
+    resolution: dict[str, Any]
+    explanation: str
+    detected_at: str | None
+    history: list[dict[str, Any]]
+
+    @classmethod
+    def from_record(cls, r: ConflictRecord) -> ConflictOut:
+        """Convert the core record."""
+        return cls(
+            id=r.id,
+            type=r.type.value,
+            status=r.status.value,
+            facts=[fact_row(f) for f in r.facts],
+            resolution={
+                "strategy": r.strategy.value,
+                "kept_fact": r.kept_fact,
+                "resolved_by": r.resolved_by,
+                "resolved_at": r.resolved_at.isoformat() if r.resolved_at else None,
+            },
+            explanation=r.explanation,
+            detected_at=r.detected_at.isoformat() if r.detected_at else None,
+            history=r.events,
         )
 
 
@@ -300,35 +343,3 @@ if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; only reasoning comm
     from kgbrain.reasoning.causal import CausalPath
     from kgbrain.reasoning.reasoner import Answer
     from kgbrain.reasoning.trace import Step
-
-
-class ConflictOut(_Out):
-    """One conflict in `kgbrain conflicts --json`: its facts, how it was resolved, and its history."""
-
-    id: str
-    type: str
-    status: str
-    facts: list[dict[str, Any]]
-    resolution: dict[str, Any]
-    explanation: str
-    detected_at: str | None
-    history: list[dict[str, Any]]
-
-    @classmethod
-    def from_record(cls, r: ConflictRecord) -> ConflictOut:
-        """Convert the core record."""
-        return cls(
-            id=r.id,
-            type=r.type.value,
-            status=r.status.value,
-            facts=[fact_row(f) for f in r.facts],
-            resolution={
-                "strategy": r.strategy.value,
-                "kept_fact": r.kept_fact,
-                "resolved_by": r.resolved_by,
-                "resolved_at": r.resolved_at.isoformat() if r.resolved_at else None,
-            },
-            explanation=r.explanation,
-            detected_at=r.detected_at.isoformat() if r.detected_at else None,
-            history=r.events,
-        )

@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from kgbrain.errors import InputError
 from kgbrain.ingest.claims import ClaimRow
-from kgbrain.reasoning.verify import Verdict, VerdictKind
+from kgbrain.reasoning.verify import ConflictNote, Verdict, VerdictKind
 
 # Called with (claims done, claims in total) after each batch.
 VerifyProgress = Callable[[int, int], None]
@@ -43,7 +43,7 @@ def verdict_row(v: Verdict) -> dict[str, Any]:
             }
             for s in v.proof
         ],
-        "conflicts": list(v.conflicts),
+        "conflicts": [conflict_row(c) for c in v.conflicts],
         "explanation": v.explanation,
     }
     if v.subject is not None:
@@ -51,6 +51,18 @@ def verdict_row(v: Verdict) -> dict[str, Any]:
     if v.error is not None:
         row["error"] = v.error
     return row
+
+
+def conflict_row(c: ConflictNote) -> dict[str, Any]:
+    """A conflict touching a verdict, as `kgbrain conflicts --json` names its fields."""
+    return {
+        "id": c.id,
+        "type": c.type,
+        "status": c.status,
+        "resolution": c.resolution,
+        "facts": list(c.facts),
+        "kept": c.kept,
+    }
 
 
 def verdict_line(v: Verdict) -> str:

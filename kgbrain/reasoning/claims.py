@@ -53,7 +53,7 @@ _RU: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("ru.is-a-eto", "is_a", _t(r"это" + _RU_NOT_AFTER)),
 )
 _RU_HAS_U = re.compile(
-    r"^\s*у\s+(?P<s>.+?)\s+(?:(?P<pos>есть|имеется|имеются)|(?P<neg>нет))\s+(?P<o>.+?)\s*$",  # noqa: RUF001
+    r"^\s*у\s+(?P<s>.+?)\s+(?:(?P<pos>есть|имеется|имеются)|(?P<neg>нет))\s+(?P<o>.+?)\s*$",
     re.IGNORECASE,
 )
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.util import Finalize
@@ -55,6 +55,18 @@ _BY_OUTCOME = {
 
 
 @dataclass(frozen=True, slots=True)
+class ConflictNote:
+    """A stored conflict record touching the evidence of a verdict (see `Brain.conflicts`)."""
+
+    id: str
+    type: str = ""
+    status: str = ""
+    resolution: str = ""  # the strategy applied or pending: source_trust, temporal_override, deferred, ...
+    facts: tuple[str, ...] = ()
+    kept: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """The verdict on one claim, with its proof; `subject`/`predicate`/`object` are the claim as checked."""
 
@@ -63,7 +75,7 @@ class Verdict:
     confidence: float
     reasoning_type: str | None = None  # the reasoning mode that decided it (trace.Mode value)
     proof: tuple[Step, ...] = ()
-    conflicts: tuple[str, ...] = ()  # ids of stored conflict records touching the evidence
+    conflicts: tuple[ConflictNote, ...] = ()  # stored conflict records touching the evidence
     explanation: str = ""
     error: str | None = None  # only on ERROR
     subject: str | None = None
@@ -100,8 +112,35 @@ class Checker(Protocol):
         """Check one statement."""
         ...
 
+    def conflicts(self) -> Sequence[ConflictRecordLike]:
+        """Every stored conflict record."""
+        ...
+
     def close(self) -> None:
         """Release the knowledge base."""
+        ...
+
+
+class ConflictRecordLike(Protocol):
+    """The fields of a stored conflict record a verdict reports (truth.ConflictRecord has them)."""
+
+    id: str
+    fact_ids: list[str]
+    kept_fact: str | None
+
+    @property
+    def type(self) -> Enum:
+        """The conflict type."""
+        ...
+
+    @property
+    def status(self) -> Enum:
+        """open or resolved."""
+        ...
+
+    @property
+    def strategy(self) -> Enum:
+        """The resolution strategy."""
         ...
 
 
@@ -134,7 +173,7 @@ def verdict_from_check(claim: Claim, check: Check, options: VerifyOptions) -> Ve
         confidence=confidence,
         reasoning_type=check.mode.value,
         proof=proof,
-        conflicts=check.conflicts,
+        conflicts=tuple(ConflictNote(c) for c in check.conflicts),
         explanation=explanation,
         subject=check.subject,
         predicate=check.predicate,
@@ -158,6 +197,7 @@ class Verifier:
         """Wrap a checker; `options` default to open world with no confidence floor."""
         self.checker = checker
         self.options = options or VerifyOptions()
+        self._by_fact: dict[str, list[ConflictNote]] | None = None
 
     def verify(self, rows: Sequence[ClaimRow]) -> list[Verdict]:
         """Verdicts for a batch of claims, one each, in order.
@@ -176,9 +216,37 @@ class Verifier:
                 out[i] = error_verdict(row.id, statement, row.line)
             else:
                 todo.append((i, row, statement))
-        for i, verdict in self._check(todo):
+        checked = list(self._check(todo))
+        for i, verdict in checked:
             out[i] = verdict
+        for k, verdict in self._with_conflicts([v for _, v in checked]):
+            out[checked[k][0]] = verdict
         return [v for v in out if v is not None]
+
+    def _with_conflicts(self, verdicts: list[Verdict]) -> Iterator[tuple[int, Verdict]]:
+        by_fact = self._conflicts_by_fact()
+        if not by_fact:
+            return
+        for i, v in enumerate(verdicts):
+            found = {c.id: c for c in v.conflicts}
+            for step in v.proof:
+                for f in step.facts:
+                    found.update((c.id, c) for c in by_fact.get(f, ()))
+            if len(found) > len(v.conflicts) or any(found[c.id] != c for c in v.conflicts):
+                yield i, replace(v, conflicts=tuple(sorted(found.values(), key=lambda c: c.id)))
+
+    def _conflicts_by_fact(self) -> dict[str, list[ConflictNote]]:
+        # Read once per run: a verification run only reads, so the records cannot change under it, and one
+        # read beats a lookup per batch even with many thousands of conflicts.
+        if self._by_fact is None:
+            self._by_fact = {}
+            for r in self.checker.conflicts():
+                note = ConflictNote(
+                    r.id, r.type.value, r.status.value, r.strategy.value, tuple(r.fact_ids), r.kept_fact
+                )
+                for f in r.fact_ids:
+                    self._by_fact.setdefault(f, []).append(note)
+        return self._by_fact
 
     def _check(self, todo: list[tuple[int, Claim, Statement]]) -> Iterator[tuple[int, Verdict]]:
         if not todo:

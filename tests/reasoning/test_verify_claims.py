@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Russian sentences are the point of these tests)
 """Reading claims: the claims file contract (JSONL/CSV/TSV, row errors) and claim sentences in RU and EN."""
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from kgbrain.output.verdicts import VerdictWriter, read_finished, run_verificati
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.verify import (
     CLOSED_WORLD_RULE,
+    ConflictNote,
     Verdict,
     VerdictKind,
     VerifyOptions,
@@ -49,7 +50,7 @@ def test_every_outcome_maps_to_its_verdict(outcome: Outcome, kind: VerdictKind) 
         0.9,
         "deductive",
         (STEP,),
-        ("k_1",),
+        (ConflictNote("k_1"),),
     )
     assert v.line == 4
 
@@ -97,11 +98,11 @@ def test_verdict_rows_follow_the_contract() -> None:
                 "confidence": 0.95,
             }
         ],
-        "conflicts": ["k_1"],
+        "conflicts": [{"id": "k_1", "type": "", "status": "", "resolution": "", "facts": [], "kept": None}],
         "explanation": "why",
         "claim": {"subject": "neuron", "predicate": "has_property", "object": "dna", "polarity": True},
     }
-    assert VerdictOut.model_validate(row).model_dump(exclude_none=True) == row
+    assert VerdictOut.model_validate(row).model_dump(exclude_unset=True) == row
     error = verdict_row(error_verdict("c9", "line 9: broken JSON"))
     assert error["verdict"] == "ERROR"
     assert error["error"] == "line 9: broken JSON"

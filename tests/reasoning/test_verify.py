@@ -1,0 +1,178 @@
+"""Brain.verify on real Kùzu: every verdict, closed world, confidence floor, sentences, bad rows, ask agreement."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kgbrain.api import Brain
+from kgbrain.errors import InputError
+from kgbrain.ingest.claims import Claim, ClaimError
+from kgbrain.reasoning.verify import CLOSED_WORLD_RULE, VerdictKind
+
+CLAIMS = Path(__file__).resolve().parents[1] / "fixtures" / "claims"
+
+
+@pytest.fixture(scope="module")
+def penguins_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("penguins") / "kb.kuzu"
+    with Brain.open(path) as b:
+        b.load([CLAIMS / "penguins_kb.jsonl"])
+    return path
+
+
+@pytest.fixture
+def penguins(penguins_db: Path) -> Iterator[Brain]:
+    with Brain.open(penguins_db, read_only=True) as b:
+        yield b
+
+
+def test_every_verdict(penguins: Brain) -> None:
+    verdicts = penguins.verify(
+        [
+            {"id": "s", "subject": "sparrow", "predicate": "can", "object": "fly"},
+            {"id": "r", "subject": "penguin", "predicate": "can", "object": "fly"},
+            {"id": "c", "subject": "sparrow", "predicate": "eats", "object": "seeds"},
+            {"id": "n", "subject": "penguin", "predicate": "eats", "object": "seeds"},
+            {"id": "e", "subject": "penguin", "predicate": "can"},
+        ]
+    )
+    assert [(v.id, v.verdict) for v in verdicts] == [
+        ("s", VerdictKind.SUPPORTED),
+        ("r", VerdictKind.REFUTED),
+        ("c", VerdictKind.CONFLICTING),
+        ("n", VerdictKind.NOT_ENOUGH_INFO),
+        ("e", VerdictKind.ERROR),
+    ]
+    supported, refuted, conflicting, unknown, error = verdicts
+    assert supported.reasoning_type == "deductive"
+    assert supported.confidence == 0.9
+    assert supported.proof[0].rule == "ded.isa-transitive"
+    assert all(s.facts and s.sources for s in supported.proof[:2])
+    # The more specific statement wins, and the proof says which inherited one it overrode.
+    assert refuted.confidence == 0.95
+    assert [s.rule for s in refuted.proof] == ["dir.fact", "ded.specificity-override"]
+    # Conflicting evidence names the stored conflict record that touches it.
+    assert len(conflicting.conflicts) == 1
+    record = conflicting.conflicts[0]
+    assert (record.type, record.status, record.resolution) == ("opposite_polarity", "open", "deferred")
+    assert set(record.facts) <= {f for s in conflicting.proof for f in s.facts}
+    assert (unknown.confidence, unknown.proof, unknown.conflicts) == (0.0, (), ())
+    assert error.error == "line 0: field 'object': missing"
+
+
+def test_closed_world_refutes_the_unprovable_only(penguins: Brain) -> None:
+    claims = [Claim("n", "penguin", "eats", "seeds"), Claim("s", "sparrow", "can", "fly")]
+    open_world = penguins.verify(claims)
+    closed = penguins.verify(claims, closed_world=True)
+    assert [v.verdict for v in open_world] == [VerdictKind.NOT_ENOUGH_INFO, VerdictKind.SUPPORTED]
+    assert [v.verdict for v in closed] == [VerdictKind.REFUTED, VerdictKind.SUPPORTED]
+    assert closed[0].proof[-1].rule == CLOSED_WORLD_RULE
+    assert closed[1] == open_world[1]
+
+
+def test_min_confidence(penguins: Brain) -> None:
+    claim = [Claim("f", "penguin", "has_property", "feathers")]
+    assert penguins.verify(claim)[0].verdict is VerdictKind.SUPPORTED  # inherited at 0.6
+    weak = penguins.verify(claim, min_confidence=0.8)[0]
+    assert weak.verdict is VerdictKind.NOT_ENOUGH_INFO
+    assert weak.proof
+    with pytest.raises(InputError, match="outside"):
+        penguins.verify(claim, min_confidence=2.0)
+
+
+def test_sentence_claims_in_both_languages(penguins: Brain, demo: Brain) -> None:
+    birds = penguins.verify(
+        ["Пингвины умеют летать", "Пингвины не умеют летать", "Sparrows can fly", "Penguins cannot fly"]
+    )
+    assert [v.verdict for v in birds] == [
+        VerdictKind.REFUTED,
+        VerdictKind.SUPPORTED,
+        VerdictKind.SUPPORTED,
+        VerdictKind.SUPPORTED,
+    ]
+    assert (birds[0].subject, birds[0].predicate, birds[0].object, birds[0].polarity) == ("penguin", "can", "fly", True)
+    assert birds[1].polarity is False
+    neuro = demo.verify(
+        ["Нейрон — это клетка", "Neurons contain DNA", "Нейроны содержат ДНК", "Транзистор — это клетка"]
+    )
+    assert [v.verdict for v in neuro] == [
+        VerdictKind.SUPPORTED,
+        VerdictKind.SUPPORTED,
+        VerdictKind.SUPPORTED,
+        VerdictKind.REFUTED,
+    ]
+    assert neuro[1].reasoning_type == "deductive"
+    assert neuro[1].confidence == 0.9  # min along neuron → … → cell, cell has DNA
+    assert (neuro[0].subject, neuro[0].object) == ("neuron", "cell")
+
+
+def test_demo_refutations_disjointness_functional_and_outdated(demo: Brain) -> None:
+    v = demo.verify(
+        [
+            Claim("disjoint", "neuron", "is_a", "glial_cell"),
+            Claim("negative", "transistor", "is_a", "cell"),
+            Claim("old", "human_brain", "neuron_count", "100000000000"),
+            Claim("current", "human_brain", "neuron_count", "86000000000"),
+            Claim("override", "erythrocyte", "has_property", "dna"),
+        ]
+    )
+    assert [x.verdict for x in v] == [VerdictKind.REFUTED] * 3 + [VerdictKind.SUPPORTED, VerdictKind.REFUTED]
+    assert "ded.disjoint" in {s.rule for s in v[0].proof}
+    old_rules = {s.rule: s for s in v[2].proof}
+    assert "ded.functional-value" in old_rules
+    # The outdated value is shown as such, not silently dropped.
+    assert "outdated" in old_rules["ctx.inactive-fact"].note
+    assert {c.type for c in v[2].conflicts} & {"stale_evidence", "conflicting_value"}
+
+
+def test_bad_rows_become_errors_and_the_run_goes_on(penguins: Brain) -> None:
+    rows: list[Claim | ClaimError] = [
+        ClaimError("x", "line 1: broken JSON"),
+        Claim("unreadable", text="blah blah"),
+        Claim("unknown", "dodo", "can", "fly"),
+        Claim("ok", "sparrow", "is_a", "animal"),
+    ]
+    v = penguins.verify(rows)
+    assert [x.verdict for x in v] == [
+        VerdictKind.ERROR,
+        VerdictKind.ERROR,
+        VerdictKind.NOT_ENOUGH_INFO,
+        VerdictKind.SUPPORTED,
+    ]
+    assert v[0].error == "line 1: broken JSON"
+    assert v[1].error is not None
+    assert v[1].error.startswith("cannot read 'blah blah' as a claim")
+    # An unknown concept is not a bad row: nothing is known about it, and the explanation says so.
+    assert "unknown concept 'dodo'" in v[2].explanation
+
+
+@pytest.mark.parametrize(
+    ("question", "claim"),
+    [
+        ("Can penguins fly?", ("penguin", "can", "fly")),
+        ("Может ли пингвин летать?", ("penguin", "can", "fly")),
+        ("Can sparrows fly?", ("sparrow", "can", "fly")),
+        ("Является ли воробей животным?", ("sparrow", "is_a", "animal")),
+        ("Does a penguin have feathers?", ("penguin", "has_property", "feathers")),
+    ],
+)
+def test_verify_agrees_with_ask(penguins: Brain, question: str, claim: tuple[str, str, str]) -> None:
+    answer = penguins.ask(question)
+    verdict = penguins.verify([Claim("q", *claim)])[0]
+    assert answer.outcome is not None
+    assert verdict.verdict.value == answer.outcome.value.upper()
+    assert verdict.confidence == answer.confidence
+    assert [s.rule for s in verdict.proof] == [s.rule for s in answer.trace.steps]
+
+
+def test_parallel_workers_give_the_same_verdicts(penguins_db: Path) -> None:
+    claims = [Claim(f"c{i}", *t) for i, t in enumerate([("sparrow", "can", "fly"), ("penguin", "can", "fly")] * 300)]
+    with Brain.open(penguins_db, read_only=True) as b:
+        one = b.verify(claims)
+        two = b.verify(claims, workers=2)
+    assert one == two
+    with Brain.open(None) as memory, pytest.raises(InputError, match="opened read-only"):
+        memory.verify(claims, workers=2)

@@ -1,0 +1,195 @@
+"""Staged retrieval (seed 001 retrieve_staged): broad search, filter, rerank into evidence packs.
+
+Stage 1 (broad): link the question's words to concepts through the Term keys (labels, aliases, ids;
+compared by crude stems so "нейроны" finds "нейрон"), then take the facts around them (one hop in Ring 1,
+`retrieval.ring2_hops` in Ring 2), plus the nearest concepts of a vector index when one is given.
+Stage 2 (filter): drop retracted facts and facts below the trust/confidence floors.
+Stage 3 (rerank): relevance = overlap with the question's concepts and the goal, and graph distance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from kgbrain.config import Config
+from kgbrain.knowledge import Fact, Status
+from kgbrain.memory.evidence import EvidencePack
+from kgbrain.memory.lexical import content_words, stem, words
+from kgbrain.store.protocol import GraphStore
+from kgbrain.store.rows import fact_from_row
+
+# Concept id -> [(neighbour concept id, similarity 0..1)], e.g. the reasoner's analogy index.
+VectorSearch = Callable[[str, int], list[tuple[str, float]]]
+
+_MAX_NGRAM = 4
+_FACTS_PER_QUERY = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """What retrieval found for a question."""
+
+    concepts: dict[str, str]  # linked concept id -> the words of the question that named it
+    packs: tuple[EvidencePack, ...]  # reranked, most relevant first
+    unknown_words: tuple[str, ...]  # content words that named no concept
+    content_words: tuple[str, ...]
+    dropped: int = 0  # facts removed by the stage-2 filter
+    notes: tuple[str, ...] = ()
+    by_fact: dict[str, EvidencePack] = field(default_factory=dict)  # every kept pack, also those past top_k
+
+    @property
+    def known_fraction(self) -> float:
+        """Share of the question's content words that named a concept (1.0 for a question without any)."""
+        if not self.content_words:
+            return 1.0
+        return 1.0 - len(self.unknown_words) / len(self.content_words)
+
+
+@dataclass(slots=True)
+class _TermIndex:
+    by_stems: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
+
+
+class Retriever:
+    """Staged retrieval over one store; the term index is built once, on first use."""
+
+    def __init__(self, store: GraphStore, config: Config, vector_search: VectorSearch | None = None) -> None:
+        """Retrieve from `store` with `config.retrieval` and `config.freshness`."""
+        self.store = store
+        self.config = config
+        self.vector_search = vector_search
+        self._index: _TermIndex | None = None
+
+    # -- stage 1 -------------------------------------------------------------------------------
+
+    def _terms(self) -> _TermIndex:
+        if self._index is None:
+            index = _TermIndex()
+            for row in self.store.iterate("terms_all"):
+                key = tuple(stem(w) for w in words(row["key"]))
+                if key:
+                    index.by_stems.setdefault(key, set()).add(row["concept"])
+            self._index = index
+        return self._index
+
+    def link(self, text: str) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
+        """Concepts named in `text` (longest phrases first), the content words left unnamed, and all of them."""
+        tokens = words(text)
+        content = content_words(text)
+        content_set = set(content)
+        index = self._terms().by_stems
+        stems_ = [stem(w) for w in tokens]
+        used = [False] * len(tokens)
+        linked: dict[str, str] = {}
+        for n in range(min(_MAX_NGRAM, len(tokens)), 0, -1):
+            for i in range(len(tokens) - n + 1):
+                if any(used[i : i + n]):
+                    continue
+                hits = index.get(tuple(stems_[i : i + n]))
+                if not hits:
+                    continue
+                if n == 1 and tokens[i] not in content_set:
+                    continue
+                for concept in sorted(hits):
+                    linked.setdefault(concept, " ".join(tokens[i : i + n]))
+                for j in range(i, i + n):
+                    used[j] = True
+        named = {w for phrase in linked.values() for w in phrase.split()}
+        unknown = tuple(w for w in content if w not in named)
+        return linked, unknown, tuple(content)
+
+    def facts_around(self, concepts: Iterable[str]) -> list[Fact]:
+        """Every fact with one of `concepts` as subject or object (any status)."""
+        ids = sorted(set(concepts))
+        if not ids:
+            return []
+        rows = self.store.run("cog_facts_out", ids=ids, limit=_FACTS_PER_QUERY)
+        rows += self.store.run("cog_facts_in", ids=ids, limit=_FACTS_PER_QUERY)
+        seen: dict[str, Fact] = {}
+        for row in rows:
+            fact = fact_from_row(row)
+            seen.setdefault(fact.fact_id, fact)
+        return list(seen.values())
+
+    # -- the stages together -------------------------------------------------------------------
+
+    def retrieve(
+        self,
+        query: str,
+        *,
+        hops: int = 1,
+        goal_text: str = "",
+        extra_concepts: Iterable[str] = (),
+        now: datetime | None = None,
+    ) -> Retrieval:
+        """Staged retrieval for `query`: link, broad search up to `hops`, filter, rerank to `top_k` packs.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        cfg = self.config.retrieval
+        now = now or datetime.now(timezone.utc)
+        linked, unknown, content = self.link(query)
+        for extra in extra_concepts:
+            linked.setdefault(extra, extra)
+        notes: list[str] = []
+        distance: dict[str, int] = dict.fromkeys(linked, 0)
+        if self.vector_search is not None:
+            for concept in list(linked):
+                for neighbour, _similarity in self.vector_search(concept, 3):
+                    distance.setdefault(neighbour, 1)
+        else:
+            notes.append("vector search skipped: no analogy index")
+        facts: dict[str, tuple[Fact, int]] = {}
+        frontier = set(distance)
+        for hop in range(1, max(1, hops) + 1):
+            found = self.facts_around(frontier)
+            nxt: set[str] = set()
+            for fact in found:
+                facts.setdefault(fact.fact_id, (fact, hop))
+                for end in (fact.subject, fact.object):
+                    if end is not None and end not in distance:
+                        distance[end] = hop
+                        nxt.add(end)
+            frontier = nxt
+            if not frontier:
+                break
+        # Stage 2: filter.
+        kept: list[tuple[Fact, int]] = []
+        for fact, hop in facts.values():
+            if fact.status is Status.RETRACTED or fact.trust < cfg.min_trust or fact.confidence < cfg.min_confidence:
+                continue
+            kept.append((fact, hop))
+        dropped = len(facts) - len(kept)
+        # Stage 3: rerank by overlap with the question's concepts and the goal, and graph distance.
+        query_concepts = set(linked)
+        goal_words = {stem(w) for w in content_words(goal_text)}
+        packs = []
+        for fact, hop in kept:
+            refs = {fact.subject} | ({fact.object} if fact.object else set())
+            overlap = len(refs & query_concepts) / max(1, min(2, len(query_concepts)))
+            if goal_words and stem(fact.predicate.split("_")[0]) in goal_words:
+                overlap += 0.25
+            relevance = cfg.overlap_weight * min(1.0, overlap) + cfg.distance_weight / hop
+            packs.append(
+                EvidencePack.of(
+                    fact,
+                    relevance=round(min(1.0, relevance), 6),
+                    now=now,
+                    config=self.config.freshness,
+                    stage=3,
+                    distance=hop,
+                )
+            )
+        packs.sort(key=lambda p: (-p.relevance_score, -p.confidence * p.trust, p.evidence_id))
+        return Retrieval(
+            concepts=linked,
+            packs=tuple(packs[: cfg.top_k]),
+            unknown_words=unknown,
+            content_words=content,
+            dropped=dropped,
+            notes=tuple(notes),
+            by_fact={p.evidence_id: p for p in packs},
+        )

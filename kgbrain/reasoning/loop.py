@@ -1,0 +1,542 @@
+"""The cognitive loop (seed 001): retrieve -> hypothesise -> score -> select -> act, in two rings.
+
+Ring 1 always runs: one-hop retrieval, the direct-statement template, the reasoner's answer for the
+questions Ring 1 can answer (definitions, yes/no checks, relations: associative and deductive modes), and
+a contradiction scan of the evidence. Ring 2 runs on the seed's triggers (confidence below 0.60,
+contradictions, a verify/explore goal, novelty above 0.7, priority above 0.8) and on ours: the question
+asks for a cause or an analogy, which only the Ring-2 modes can give. Ring 2 is two-hop staged
+retrieval, the causal and analogical modes and a re-score. It never runs while the resource monitor
+holds the hard block; the result then says the check was limited.
+
+Between iterations the planner's stop conditions decide whether to go on; failures are re-planned
+(alternative retrieval, gather evidence = Ring 2, resolve contradictions by source trust) or escalated.
+The action selector then picks what to do with the best hypothesis.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from kgbrain.config import Config
+from kgbrain.memory.evidence import EvidencePack
+from kgbrain.memory.retrieval import Retrieval, Retriever
+from kgbrain.reasoning.actions import ActionDecision, ActionSelector, Situation, SuccessHistory
+from kgbrain.reasoning.goals import Goal, GoalManager, GoalStatus, GoalType
+from kgbrain.reasoning.hypotheses import (
+    Conclusion,
+    Hypothesis,
+    HypothesisEngine,
+    HypothesisStatus,
+    HypothesisType,
+    score_all,
+)
+from kgbrain.reasoning.planner import (
+    NORMAL_OUTCOMES,
+    CognitiveOutcome,
+    Plan,
+    Planner,
+    ReasoningState,
+    check_stop_conditions,
+)
+from kgbrain.reasoning.resources import ResourceMonitor, ResourceState
+from kgbrain.reasoning.salience import SalienceScore, compute_salience
+from kgbrain.reasoning.trace import Mode, Outcome, Step, Trace
+from kgbrain.reasoning.uncertainty import UncertaintyReport, evaluate_uncertainty
+
+# Question intents (kgbrain.reasoning.question.Intent values) that only Ring-2 modes answer.
+RING2_INTENTS: dict[str, HypothesisType] = {
+    "why": HypothesisType.CAUSAL,
+    "causes": HypothesisType.CAUSAL,
+    "effects": HypothesisType.CAUSAL,
+    "like": HypothesisType.ANALOGICAL,
+}
+VERIFY_INTENTS = frozenset({"is_a", "has", "can"})
+_MODE_KIND = {
+    Mode.CAUSAL: HypothesisType.CAUSAL,
+    Mode.ANALOGICAL: HypothesisType.ANALOGICAL,
+    Mode.DEDUCTIVE: HypothesisType.DEDUCTIVE,
+    Mode.ASSOCIATIVE: HypothesisType.DIRECT,
+    Mode.DIRECT: HypothesisType.DIRECT,
+}
+SOURCE_CONFLICT_GAP = 0.3  # seed 001 SOURCE_CONFLICT: the more trusted side wins beyond this trust gap
+
+
+class ReasonerPort(Protocol):
+    """What the loop needs from the reasoner (kgbrain.reasoning.reasoner.Reasoner provides it)."""
+
+    def parse(self, question: str) -> Any:
+        """Parsed question with `.intent` (an Intent) and `.language`."""
+        ...
+
+    def ask(self, question: str) -> Any:
+        """The reasoner's Answer (mode, confidence, trace, concepts, sources, suggestions, outcome)."""
+        ...
+
+    def like(self, concept: str, limit: int = 5) -> list[Any]:
+        """Analogies of a concept (concept, other, confidence, supported, steps)."""
+        ...
+
+    def resolve(self, name: str) -> str | None:
+        """The concept a name refers to."""
+        ...
+
+
+@dataclass(slots=True)
+class CognitiveResult:
+    """Everything one cycle decided, for the responder, the trace builder and the logs (seed 001)."""
+
+    question: str
+    language: str
+    intent: str
+    cycle_id: str
+    goal: Goal
+    goal_chain: list[Goal]
+    plan: list[str]  # step actions in the order they ran
+    salience: SalienceScore
+    resources: ResourceState
+    ring: int
+    ring2_triggers: list[str]
+    ring2_blocked: bool
+    retrieval: Retrieval
+    hypotheses: list[Hypothesis]
+    selected: Hypothesis | None
+    state: ReasoningState
+    outcome: CognitiveOutcome
+    replans: list[str]
+    decision: ActionDecision
+    uncertainty: UncertaintyReport
+    contradictions: list[str]
+    clarification: str | None
+    suggestions: tuple[str, ...]
+    confidence: float
+    answers: list[Any] = field(default_factory=list)  # the reasoner's Answers consulted
+    duration_ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def answer(self) -> Any:
+        """The reasoner Answer behind the selected hypothesis (None for a direct statement)."""
+        return self.selected.payload if self.selected is not None else None
+
+
+def conclusions_of(answer: Any) -> list[Conclusion]:
+    """A reasoner Answer as inputs to the hypothesis templates: one per causal path, else one (or none)."""
+    trace: Trace = answer.trace
+    if not trace.steps or answer.confidence <= 0.0:
+        return []
+    kind = _MODE_KIND.get(answer.mode, HypothesisType.DIRECT)
+    data = getattr(answer, "data", {}) or {}
+    refuted = getattr(answer, "outcome", None) is Outcome.REFUTED
+    analogy_unsupported = kind is HypothesisType.ANALOGICAL and not data.get("supported")
+    if data.get("kind") == "check":
+        statement = f"{data['subject']} {'NOT ' if refuted else ''}{data['predicate']} {data['object']}"
+        parts = [(statement, trace, float(answer.confidence))]
+    elif kind is HypothesisType.CAUSAL:
+        parts = []
+        current: list[Step] = []
+        for step in trace.steps:
+            if step.rule.endswith(".conclusion"):
+                chain = (
+                    [current[0].conclusion] + [" ".join(s.conclusion.split()[1:]) for s in current[1:]]
+                    if current
+                    else []
+                )
+                parts.append((" ".join(chain) or step.conclusion, Trace((*current, step)), step.confidence))
+                current = []
+            else:
+                current.append(step)
+        if current or not parts:
+            parts.append((trace.steps[-1].conclusion, Trace(tuple(current) or trace.steps), float(answer.confidence)))
+    else:
+        heads = [s for s in trace.steps if s.rule.endswith((".definition", ".hypothesis", ".conclusion"))]
+        parts = [((heads or list(trace.steps))[-1 if not heads else 0].conclusion, trace, float(answer.confidence))]
+    return [
+        Conclusion(
+            kind=kind,
+            statement=statement,
+            confidence=confidence,
+            trace=part,
+            concepts=tuple(answer.concepts),
+            polarity=not refuted,
+            supporting=() if analogy_unsupported else None,
+            payload=answer,
+        )
+        for statement, part, confidence in parts
+    ]
+
+
+def contradiction_scan(packs: Sequence[EvidencePack]) -> list[str]:
+    """Opposite-polarity pairs among the usable evidence, as `fact_a|fact_b` ids."""
+    sides: dict[tuple[str, str, str], dict[bool, list[str]]] = {}
+    for p in packs:
+        f = p.fact
+        if p.usable:
+            sides.setdefault((f.subject, f.predicate, f.target), {True: [], False: []})[f.polarity].append(
+                p.evidence_id
+            )
+    return sorted(f"{min(s[True])}|{min(s[False])}" for s in sides.values() if s[True] and s[False])
+
+
+def best_hypothesis(hypotheses: Sequence[Hypothesis], intent: str) -> Hypothesis | None:
+    """The best hypothesis of the kind the question asks for (a cause for "why"), else the best of all."""
+    if not hypotheses:
+        return None
+    usable = [h for h in hypotheses if h.status is not HypothesisStatus.REJECTED] or list(hypotheses)
+    wanted = RING2_INTENTS.get(intent)
+    if wanted is not None:
+        fitting = [h for h in usable if h.hypothesis_type is wanted]
+    else:  # the reasoner's answer to the question as asked, over loose statements about its concepts
+        fitting = [h for h in usable if h.payload is not None and h.hypothesis_type is not HypothesisType.ANALOGICAL]
+    return max(fitting or usable, key=lambda h: (h.value, h.belief))
+
+
+def resolve_by_trust(h: Hypothesis, packs: dict[str, EvidencePack]) -> Hypothesis:
+    """Seed SOURCE_TRUST strategy: the side whose best source is more than 0.3 more trusted wins."""
+    if not h.evidence_against:
+        return h
+    pro = max((packs[f].trust for f in h.evidence_for if f in packs), default=0.0)
+    con = max((packs[f].trust for f in h.evidence_against if f in packs), default=0.0)
+    if pro - con > SOURCE_CONFLICT_GAP:
+        return replace(h, evidence_against=(), conflict_ids=(), score=None)
+    if con - pro > SOURCE_CONFLICT_GAP:
+        return replace(h, evidence_for=(), score=None)
+    return h
+
+
+class _Cycle:
+    """The mutable working state of one cycle."""
+
+    def __init__(self, loop: CognitiveLoop, question: str, intent: str, retrieval: Retrieval) -> None:
+        self.loop = loop
+        self.question = question
+        self.intent = intent
+        self.retrieval = retrieval
+        self.engine = HypothesisEngine(loop.config.hypotheses)
+        self.state = ReasoningState(retrieved_evidence=list(retrieval.packs))
+        self.hypotheses: list[Hypothesis] = []
+        self.answers: list[Any] = []
+        self.suggestions: tuple[str, ...] = ()
+        self.ring = 1
+        self.plan: list[str] = ["retrieve_memory"]
+
+    @property
+    def packs(self) -> dict[str, EvidencePack]:
+        return self.retrieval.by_fact or {p.evidence_id: p for p in self.retrieval.packs}
+
+    def rescore(self, extra: Sequence[Hypothesis], *, replace_all: bool = False) -> None:
+        base = [] if replace_all else self.hypotheses
+        self.hypotheses = score_all([*base, *extra], self.loop.config.hypotheses)
+        best = best_hypothesis(self.hypotheses, self.intent)
+        self.state.active_hypotheses = list(self.hypotheses)
+        self.state.record_best(
+            best.hypothesis_id if best else None, best.belief if best else 0.0, best.confidence if best else 0.0
+        )
+        self.state.iteration += 1
+
+    def consult(self) -> list[Hypothesis]:
+        answer = self.loop.reasoner.ask(self.question)
+        self.answers.append(answer)
+        self.suggestions = self.suggestions or tuple(getattr(answer, "suggestions", ()) or ())
+        return [self.engine.from_conclusion(c, self.packs) for c in conclusions_of(answer)]
+
+    def ring1(self) -> None:
+        found = self.engine.direct(self.retrieval.packs, self.retrieval.concepts)
+        if self.intent not in RING2_INTENTS:
+            found += self.consult()
+        self.state.contradiction_flags = contradiction_scan(self.retrieval.packs)
+        self.rescore(found)
+        self.plan.append("check_confidence")
+
+    def ring2(self) -> None:
+        self.ring = 2
+        self.plan.append("reason")
+        deeper = self.loop.retriever.retrieve(
+            self.question, hops=self.loop.config.retrieval.ring2_hops, goal_text=self.question
+        )
+        if deeper.packs:
+            self.retrieval = deeper
+            self.state.retrieved_evidence = list(deeper.packs)
+        extra: list[Hypothesis] = []
+        if self.intent in RING2_INTENTS:
+            extra += self.consult()
+        concepts = list(self.retrieval.concepts)
+        if self.intent != "like" and concepts:
+            for analogy in self.loop.reasoner.like(concepts[0], limit=2):
+                c = Conclusion(
+                    kind=HypothesisType.ANALOGICAL,
+                    statement=f"{analogy.concept} similar_to {analogy.other}",
+                    confidence=float(analogy.confidence),
+                    trace=Trace(tuple(analogy.steps)),
+                    concepts=(analogy.concept, analogy.other),
+                    supporting=None if analogy.supported else (),
+                    payload=analogy,
+                )
+                extra.append(self.engine.from_conclusion(c, self.packs))
+        flags = set(self.state.contradiction_flags) | set(contradiction_scan(self.retrieval.packs))
+        self.state.contradiction_flags = sorted(flags)
+        self.rescore(extra)
+
+    def alternative_retrieval(self) -> None:
+        self.plan.append("retrieve_alternative")
+        extra = self.loop.similar_names(self.retrieval.unknown_words)
+        found = self.loop.retriever.retrieve(self.question, hops=1, goal_text=self.question, extra_concepts=extra)
+        if found.packs:
+            self.retrieval = found
+            self.state.retrieved_evidence = list(found.packs)
+            self.rescore(self.engine.direct(found.packs, found.concepts))
+        else:
+            self.state.iteration += 1
+
+    def resolve(self) -> None:
+        self.plan.append("resolve_contradiction")
+        resolved = [resolve_by_trust(h, self.packs) for h in self.hypotheses]
+        against = {f for h in resolved for f in h.evidence_against}
+        self.state.contradiction_flags = [f for f in self.state.contradiction_flags if set(f.split("|")) & against]
+        self.rescore(resolved, replace_all=True)
+
+    def failure(self) -> CognitiveOutcome | None:
+        """A failure the stop conditions do not name: conflicting evidence or too little confidence."""
+        s = self.state
+        best = next((h for h in s.active_hypotheses if h.hypothesis_id == s.top_hypothesis_id), None)
+        if not s.retrieved_evidence:
+            return CognitiveOutcome.RETRIEVAL_FAILED
+        if best is None:
+            return CognitiveOutcome.NO_HYPOTHESIS_GENERATED
+        if best.evidence_against:
+            return CognitiveOutcome.CONFLICTING_EVIDENCE
+        if s.best_score < self.loop.config.policy.min_confidence:
+            return CognitiveOutcome.INSUFFICIENT_CONFIDENCE
+        return None
+
+    def execute(self, plan: Plan, resources: ResourceState) -> None:
+        for step in plan.steps:
+            step.status = "running"
+            if step.action == "retrieve_alternative":
+                self.alternative_retrieval()
+            elif step.action == "gather_evidence" and self.ring == 1 and resources.ring2_allowed:
+                self.ring2()
+            elif step.action == "resolve_contradiction":
+                self.resolve()
+            else:  # a retried read, or Ring 2 that already ran: nothing new, one more iteration
+                self.plan.append(step.action)
+                self.state.iteration += 1
+            step.status = "done"
+
+
+class CognitiveLoop:
+    """Runs cycles over one knowledge base; keeps goals and working memory between questions."""
+
+    def __init__(
+        self,
+        reasoner: ReasonerPort,
+        retriever: Retriever,
+        config: Config,
+        *,
+        monitor: ResourceMonitor | None = None,
+        history: SuccessHistory | None = None,
+    ) -> None:
+        """Reason with `reasoner`, retrieve with `retriever`, weigh everything with `config`."""
+        self.reasoner = reasoner
+        self.retriever = retriever
+        self.config = config
+        self.monitor = monitor or ResourceMonitor(config.resources)
+        self.history = history or SuccessHistory(None, config.actions.default_success_rate)
+        self.goals = GoalManager()
+        self.planner = Planner(self.goals, config)
+        self.selector = ActionSelector(config, self.history)
+        self.working_memory: list[str] = []
+        self._cycles = itertools.count(1)
+
+    def run(self, question: str, *, goal_type: GoalType | None = None, priority: float = 0.5) -> CognitiveResult:
+        """Think about `question` once: goal, plan, rings, hypotheses, decision.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        started = time.perf_counter()
+        cfg = self.config
+        parsed = self.reasoner.parse(question)
+        intent = str(getattr(parsed.intent, "value", parsed.intent))
+        lang = str(parsed.language)
+        cycle = _Cycle(self, question, intent, self.retriever.retrieve(question, hops=1, goal_text=question))
+        retrieval = cycle.retrieval
+        active = self.goals.peek()
+        salience = compute_salience(
+            question,
+            cfg.salience,
+            working_memory=self.working_memory,
+            active_goal=active.description if active else None,
+            unknown_share=1.0 - retrieval.known_fraction,
+        )
+        kind = goal_type or (GoalType.VERIFY_CLAIM if intent in VERIFY_INTENTS else GoalType.ANSWER_QUESTION)
+        goal = Goal(
+            f"{kind.value}({question.strip()})", kind, priority, context={"question": question, "intent": intent}
+        )
+        if salience.action == "interrupt" and active is not None:
+            self.goals.interrupt(goal)
+        else:
+            self.goals.push(goal)
+        plan = self.planner.decompose(goal, query=question)
+        for step in plan.steps[:3]:
+            step.max_retries = 0  # reads of the store are deterministic: a retry returns the same
+        limits = cfg.limits(kind.value)
+        resources = self.monitor.sample()
+
+        cycle.ring1()
+        triggers = self.triggers(cycle.state, goal, salience, intent)
+        notes: list[str] = []
+        ring2_blocked = False
+        if triggers and resources.ring2_allowed:
+            cycle.ring2()
+        elif triggers:
+            ring2_blocked = True
+            notes.append("ring 2 blocked by the resource monitor")
+
+        replans: list[str] = []
+        outcome: CognitiveOutcome
+        step = plan.steps[min(2, len(plan.steps) - 1)]  # the reasoning step of every decomposition
+        while True:
+            elapsed = (time.perf_counter() - started) * 1000.0
+            stop = check_stop_conditions(cycle.state, limits, resources, cfg, elapsed)
+            if stop is CognitiveOutcome.RESOURCE_BLOCKED:
+                outcome = stop
+                ring2_blocked = ring2_blocked or cycle.ring == 1
+                break
+            failure = stop if stop is not None and stop not in NORMAL_OUTCOMES else cycle.failure()
+            if failure is None or (stop in NORMAL_OUTCOMES and failure is not CognitiveOutcome.CONFLICTING_EVIDENCE):
+                outcome = stop or CognitiveOutcome.GOAL_COMPLETED
+                break
+            new_plan = self.planner.replan(step, goal, failure)
+            if new_plan is None:
+                outcome = CognitiveOutcome(goal.failure or failure.value)
+                break
+            replans.append(new_plan.strategy)
+            cycle.execute(new_plan, resources)
+            step = new_plan.steps[-1]
+
+        retrieval = cycle.retrieval
+        best = best_hypothesis(cycle.hypotheses, intent)
+        clarification = self.clarification(retrieval, cycle.suggestions, best, lang)
+        score = best.score if best is not None else None
+        situation = Situation(
+            goal_type=kind.value,
+            best_score=cycle.state.best_score,
+            has_evidence=bool(retrieval.packs) and best is not None,
+            evidence_coverage=score.evidence_coverage if score else 0.0,
+            knowledge_coverage=retrieval.known_fraction,
+            contradictions=len(cycle.state.contradiction_flags),
+            clarification=clarification,
+            searched="retrieve_alternative" in cycle.plan,
+            gathered=cycle.ring == 2,
+            explored=cycle.ring == 2,
+        )
+        decision = self.selector.select(situation, resources, final=True)
+        uncertainty = evaluate_uncertainty(
+            cycle.state.best_score,
+            lang,
+            missing_concepts=retrieval.unknown_words,
+            contradictions=len(cycle.state.contradiction_flags),
+            mean_trust=score.source_trust if score else None,
+            mean_freshness=1.0 - score.staleness if score else None,
+            chain_steps=len(best.reasoning_steps) if best else 0,
+            has_evidence=situation.has_evidence,
+            resource_constrained=ring2_blocked,
+        )
+        cycle.plan.append("build_response")
+        if goal.status is not GoalStatus.FAILED:
+            if outcome in NORMAL_OUTCOMES or outcome is CognitiveOutcome.GOAL_COMPLETED:
+                self.goals.complete(goal.goal_id)
+            else:
+                self.goals.fail(goal.goal_id, outcome.value)
+        self.working_memory.append(question)
+        return CognitiveResult(
+            question=question,
+            language=lang,
+            intent=intent,
+            cycle_id=f"cycle_{next(self._cycles):04d}",
+            goal=goal,
+            goal_chain=[self.goals.tree[g] for g in _ancestry(self.goals, goal)],
+            plan=cycle.plan,
+            salience=salience,
+            resources=resources,
+            ring=cycle.ring,
+            ring2_triggers=triggers,
+            ring2_blocked=ring2_blocked,
+            retrieval=retrieval,
+            hypotheses=cycle.hypotheses,
+            selected=best,
+            state=cycle.state,
+            outcome=outcome,
+            replans=replans,
+            decision=decision,
+            uncertainty=uncertainty,
+            contradictions=list(cycle.state.contradiction_flags),
+            clarification=clarification,
+            suggestions=cycle.suggestions,
+            confidence=cycle.state.best_score,
+            answers=cycle.answers,
+            duration_ms=(time.perf_counter() - started) * 1000.0,
+            notes=[*notes, *retrieval.notes],
+        )
+
+    def record_outcome(self, result: CognitiveResult, success: bool) -> None:
+        """store_episode: count the chosen action's outcome in the success history.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self.history.record(result.decision.action, success)
+        result.plan.append("store_episode")
+
+    def triggers(self, state: ReasoningState, goal: Goal, salience: SalienceScore, intent: str) -> list[str]:
+        """Why Ring 2 should run (empty: Ring 1 is enough)."""
+        r = self.config.rings
+        found = []
+        if state.best_score < r.low_confidence:
+            found.append(f"confidence {state.best_score:.2f} < {r.low_confidence:.2f}")
+        if state.contradiction_flags:
+            found.append(f"{len(state.contradiction_flags)} contradiction(s)")
+        if goal.goal_type.value in r.deep_goal_types:
+            found.append(f"goal type {goal.goal_type.value}")
+        if salience.novelty > r.novelty:
+            found.append(f"novelty {salience.novelty:.2f} > {r.novelty:.2f}")
+        if goal.priority > r.priority:
+            found.append(f"priority {goal.priority:.2f} > {r.priority:.2f}")
+        if intent in RING2_INTENTS:
+            found.append(f"the question asks for a {RING2_INTENTS[intent].value} answer")
+        return found
+
+    def similar_names(self, words: Sequence[str]) -> list[str]:
+        """Concepts named like the question's unknown words ("did you mean"), for alternative retrieval."""
+        linker = getattr(self.reasoner, "linker", None)
+        found: list[str] = []
+        for word in words:
+            for name in linker.suggest(word, 1) if linker is not None else []:
+                concept = self.reasoner.resolve(name)
+                if concept:
+                    found.append(concept)
+        return found
+
+    def clarification(
+        self, retrieval: Retrieval, suggestions: Sequence[str], best: Hypothesis | None, lang: str
+    ) -> str | None:
+        """One short clarifying question when a needed parameter is missing or unknown (seed 004)."""
+        if best is not None and best.belief >= self.config.policy.min_confidence:
+            return None
+        if suggestions:
+            names = ", ".join((f"«{s}»" if lang == "ru" else f"'{s}'") for s in suggestions[:3])
+            return f"Вы имели в виду {names}?" if lang == "ru" else f"Did you mean {names}?"
+        if not retrieval.concepts and retrieval.content_words:
+            return "О каком понятии идёт речь?" if lang == "ru" else "Which concept do you mean?"
+        return None
+
+
+def _ancestry(goals: GoalManager, goal: Goal) -> list[str]:
+    chain = [goal.goal_id]
+    while (parent := goals.tree[chain[-1]].parent_goal_id) is not None and parent in goals.tree:
+        chain.append(parent)
+    return chain[::-1]

@@ -1,0 +1,83 @@
+"""The resource monitor: CPU/RAM load with hysteresis, deciding whether Ring 2 may run (seed 001).
+
+Thresholds (Config.resources): the soft block (expensive actions unavailable) switches on at CPU >= 70 %
+and off only at CPU <= 60 %; the hard block (no Ring 2) switches on at CPU or RAM >= 85 % and off only
+when both are <= 75 %. The gaps keep the state from flapping when the load hovers near a threshold.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import psutil  # type: ignore[import-untyped]
+
+from kgbrain.config import ResourceConfig
+
+# (cpu percent, ram percent); injectable so tests can drive the monitor through a load profile.
+Sampler = Callable[[], tuple[float, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceState:
+    """One reading of the machine's load and what it allows (seed 001 ResourceState)."""
+
+    cpu_pct: float = 0.0
+    ram_pct: float = 0.0
+    ring2_allowed: bool = True
+    soft_blocked: bool = False
+    available_threads: int = 1
+    ram_mb: float = 0.0  # this process's resident memory, for the digest
+
+
+def psutil_sampler() -> tuple[float, float]:
+    """System CPU load (1-minute load average per core) and RAM use, in percent.
+
+    The load average rather than `cpu_percent`: a one-shot `kgbrain ask` lives a few milliseconds, and
+    a CPU percentage measured over such a window is noise.
+    """
+    load = psutil.getloadavg()[0] / max(1, psutil.cpu_count() or 1)
+    return min(100.0, 100.0 * load), float(psutil.virtual_memory().percent)
+
+
+class ResourceMonitor:
+    """Turns load readings into a ResourceState, remembering the previous state for hysteresis."""
+
+    def __init__(self, config: ResourceConfig | None = None, sampler: Sampler | None = None) -> None:
+        """Read the load with `sampler` (psutil by default) against `config`'s thresholds."""
+        self.config = config or ResourceConfig()
+        self._sampler = sampler or psutil_sampler
+        self._soft = False
+        self._hard = False
+
+    def update(self, cpu_pct: float, ram_pct: float) -> ResourceState:
+        """Apply one reading and return the resulting state."""
+        c = self.config
+        if self._soft:
+            self._soft = cpu_pct > c.soft_off
+        else:
+            self._soft = cpu_pct >= c.soft_on
+        if self._hard:
+            self._hard = not (cpu_pct <= c.hard_off and ram_pct <= c.hard_off)
+        else:
+            self._hard = cpu_pct >= c.hard_on or ram_pct >= c.hard_on
+        threads = os.cpu_count() or 1
+        free = max(0, round(threads * (1.0 - cpu_pct / 100.0)))
+        return ResourceState(
+            cpu_pct=cpu_pct,
+            ram_pct=ram_pct,
+            ring2_allowed=not self._hard,
+            soft_blocked=self._soft,
+            available_threads=0 if self._hard else max(1, free),
+            ram_mb=_process_rss_mb(),
+        )
+
+    def sample(self) -> ResourceState:
+        """Read the machine's load now."""
+        cpu, ram = self._sampler()
+        return self.update(cpu, ram)
+
+
+def _process_rss_mb() -> float:
+    return float(psutil.Process().memory_info().rss) / 2**20

@@ -1,0 +1,11 @@
+// Facts whose object is one of the given concepts (any status), with provenance; at most $limit rows.
+// Columns match concept_facts_out so store.rows.fact_from_row reads them.
+UNWIND $ids AS cid
+MATCH (s:Concept)-[r]->(o:Concept {id: cid})
+WHERE r.fact_id IS NOT NULL
+RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, 'Concept' AS object_table, o.id AS object,
+       NULL AS lexical, NULL AS datatype, NULL AS unit, NULL AS value_lang,
+       r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,
+       r.authority AS authority, r.observed_at AS observed_at, r.loaded_at AS loaded_at, r.status AS status,
+       r.lang AS lang
+LIMIT $limit

@@ -30,8 +30,10 @@ from kgbrain.store.rows import fact_from_row
 
 # Seed 001: "source_trust разница > 0.3".
 TRUST_GAP = 0.3
-# Facts that can still take part in a conflict; outdated and retracted ones are history.
-LIVE = frozenset({Status.ACTIVE, Status.DISPUTED})
+# Facts compared by detection: everything but what a person retracted. Outdated and disputed facts stay in,
+# so which pairs conflict depends only on the facts, not on the order they arrived in (a value outdated by
+# a 2021 census is still compared with a 2024 rumour, as it would have been had the rumour come first).
+LIVE = frozenset({Status.ACTIVE, Status.DISPUTED, Status.OUTDATED})
 # Links a disjointness violation is reached through.
 MEMBERSHIP = frozenset({"is_a", "instance_of"})
 _CHUNK = 20_000
@@ -154,7 +156,7 @@ def _gap(a: float, b: float) -> float:
 def classify(a: Fact, b: Fact, vocab: Vocabulary, trust: Mapping[str, float] | None = None) -> ConflictType | None:
     """The conflict type of two facts, or None when they are compatible.
 
-    Both facts are assumed live (active or disputed).
+    Both facts are assumed not retracted.
     """
     trust = trust or {}
     ta, tb = trust.get(a.source, a.trust), trust.get(b.source, b.trust)
@@ -206,10 +208,10 @@ def find_contradictions(
     new: Collection[str] | None = None,
     trust: Mapping[str, float] | None = None,
 ) -> list[Contradiction]:
-    """Every pairwise conflict among live facts (disjointness needs the graph: see `find_disjointness`).
+    """Every pairwise conflict among facts not retracted (disjointness needs the graph: see `find_disjointness`).
 
     Args:
-        facts: the facts to compare; outdated and retracted ones are ignored.
+        facts: the facts to compare; retracted ones are ignored.
         vocab: which predicates are functional, symmetric, opposite.
         new: when given, only pairs with at least one of these fact ids (a load against what was there).
         trust: current trust per source; a fact from an unknown source counts with its own trust.
@@ -244,7 +246,7 @@ def load_vocabulary(store: GraphStore) -> Vocabulary:
 
 
 def facts_of_subjects(store: GraphStore, subjects: Iterable[str], *, fresh: Sequence[Fact] = ()) -> list[Fact]:
-    """Live facts whose subject is one of `subjects`, fetched in chunks, each once.
+    """Facts (not retracted) whose subject is one of `subjects`, fetched in chunks, each once.
 
     Args:
         store: the store.

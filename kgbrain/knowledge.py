@@ -82,7 +82,7 @@ class Literal:
     @property
     def id(self) -> str:
         """Deterministic id of this literal (the Value node's primary key)."""
-        return "v_" + _digest("\x1f".join((self.lexical, self.datatype, self.unit or "", self.lang or "")))
+        return literal_id(self.lexical, self.datatype, self.unit, self.lang)
 
     @property
     def number(self) -> float | None:
@@ -152,9 +152,26 @@ class Fact:
 
 def fact_id_of(fact: Fact) -> str:
     """Deterministic id: the same statement from the same source is the same fact; another source is another."""
-    target = fact.object if fact.object is not None else f"{fact.value.lexical}^^{fact.value.datatype}@{fact.value.unit or ''}"  # type: ignore[union-attr]
-    key = "\x1f".join((fact.subject, fact.predicate, target, "+" if fact.polarity else "-", fact.source))
-    return "f_" + _digest(key)
+    if fact.object is not None:
+        return make_fact_id(fact.subject, fact.predicate, fact.object, fact.polarity, fact.source)
+    assert fact.value is not None
+    target = literal_target(fact.value.lexical, fact.value.datatype, fact.value.unit)
+    return make_fact_id(fact.subject, fact.predicate, target, fact.polarity, fact.source)
+
+
+def literal_target(lexical: str, datatype: str, unit: str | None) -> str:
+    """How a literal object enters a fact id."""
+    return f"{lexical}^^{datatype}@{unit or ''}"
+
+
+def make_fact_id(subject: str, predicate: str, target: str, polarity: bool, source: str) -> str:
+    """The fact id of a statement (target: an object id, or `literal_target(...)`)."""
+    return "f_" + _digest("\x1f".join((subject, predicate, target, "+" if polarity else "-", source)))
+
+
+def literal_id(lexical: str, datatype: str, unit: str | None, lang: str | None) -> str:
+    """Deterministic id of a literal value (the Value node's primary key)."""
+    return "v_" + _digest("\x1f".join((lexical, datatype, unit or "", lang or "")))
 
 
 def _digest(text: str) -> str:

@@ -1,10 +1,127 @@
-"""LoadBatch: everything one input file contributes, validated, before it touches the store."""
+"""LoadBatch: everything one input file contributes, validated, before it touches the store.
+
+Facts are kept column-wise (`FactColumns`): a million-row file stays a handful of Python lists that
+become Arrow arrays for COPY, instead of a million objects. It still behaves like a list of Facts for
+readers that append one at a time and for load hooks that iterate.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from kgbrain.knowledge import Annotation, Declaration, Fact
+from kgbrain.knowledge import Annotation, Authority, Declaration, Fact, Literal, Status
+
+COLUMNS: tuple[str, ...] = (
+    "subject",
+    "predicate",
+    "object",
+    "lexical",
+    "datatype",
+    "unit",
+    "value_lang",
+    "polarity",
+    "confidence",
+    "source",
+    "trust",
+    "authority",
+    "observed_at",
+    "loaded_at",
+    "status",
+    "lang",
+    "fact_id",
+)
+
+
+class FactColumns:
+    """Facts stored as parallel lists; `object` is None for literal facts (then lexical/datatype are set).
+
+    `authority` and `status` hold enum values as strings; `fact_id` may hold "" until computed.
+    """
+
+    __slots__ = COLUMNS
+
+    def __init__(self, facts: Iterable[Fact] = ()) -> None:
+        for name in COLUMNS:
+            setattr(self, name, [])
+        self.extend(facts)
+
+    def __len__(self) -> int:
+        return len(self.subject)  # type: ignore[attr-defined]
+
+    def append(self, f: Fact) -> None:
+        """Add one Fact."""
+        v = f.value
+        row = (
+            f.subject, f.predicate, f.object,
+            v.lexical if v else None, v.datatype if v else None, v.unit if v else None, v.lang if v else None,
+            f.polarity, f.confidence, f.source, f.trust,
+            f.authority.value if f.authority else None, f.observed_at, f.loaded_at, f.status.value, f.lang, f.fact_id,
+        )  # fmt: skip
+        for name, value in zip(COLUMNS, row):
+            getattr(self, name).append(value)
+
+    def extend(self, facts: Iterable[Fact]) -> None:
+        """Add Facts."""
+        for f in facts:
+            self.append(f)
+
+    def column(self, name: str) -> list[Any]:
+        """One column as a list (shared, not copied)."""
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+    def fact(self, i: int) -> Fact:
+        """The i-th fact as a Fact object."""
+        c = self.column
+        lexical = c("lexical")[i]
+        value = None if lexical is None else Literal(lexical, c("datatype")[i], c("unit")[i], c("value_lang")[i])
+        authority = c("authority")[i]
+        return Fact(
+            subject=c("subject")[i],
+            predicate=c("predicate")[i],
+            object=c("object")[i],
+            value=value,
+            polarity=c("polarity")[i],
+            confidence=c("confidence")[i],
+            source=c("source")[i],
+            trust=c("trust")[i],
+            authority=Authority(authority) if authority else None,
+            observed_at=c("observed_at")[i],
+            loaded_at=c("loaded_at")[i],
+            status=Status(c("status")[i]),
+            lang=c("lang")[i],
+            fact_id=c("fact_id")[i],
+        )
+
+    def __getitem__(self, i: int) -> Fact:
+        return self.fact(i if i >= 0 else len(self) + i)
+
+    def __iter__(self) -> Iterator[Fact]:
+        return (self.fact(i) for i in range(len(self)))
+
+    def take(self, indices: list[int]) -> FactColumns:
+        """A new FactColumns with the rows at `indices`, in that order."""
+        out = FactColumns()
+        for name in COLUMNS:
+            column = getattr(self, name)
+            setattr(out, name, [column[i] for i in indices])
+        return out
+
+    @staticmethod
+    def of(columns: dict[str, list[Any]]) -> FactColumns:
+        """Adopt ready-made columns (every name of COLUMNS, equal lengths)."""
+        out = FactColumns()
+        lengths = {len(columns[name]) for name in COLUMNS}
+        if len(lengths) > 1:
+            raise ValueError(f"columns of unequal length: {sorted(lengths)}")
+        for name in COLUMNS:
+            setattr(out, name, columns[name])
+        return out
+
+
+def _as_columns(facts: FactColumns | Iterable[Fact]) -> FactColumns:
+    return facts if isinstance(facts, FactColumns) else FactColumns(facts)
 
 
 @dataclass(slots=True)
@@ -12,7 +129,7 @@ class LoadBatch:
     """The parsed content of one file; loaded all-or-nothing."""
 
     file: str
-    facts: list[Fact] = field(default_factory=list)
+    facts: FactColumns = field(default_factory=FactColumns)
     annotations: list[Annotation] = field(default_factory=list)
     declarations: list[Declaration] = field(default_factory=list)
     source_trust: dict[str, float] = field(default_factory=dict)
@@ -24,3 +141,8 @@ class LoadBatch:
     skipped: dict[str, int] = field(default_factory=dict)
     # Extra counters a reader wants in the load report (e.g. triples read).
     extra: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Readers may hand over a plain list of Facts.
+        self.facts = _as_columns(self.facts)
+

@@ -9,7 +9,6 @@ Kùzu's COPY fails on a duplicate primary key, and such a failure can damage the
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,10 +17,20 @@ from typing import Any, TypeVar
 
 import pyarrow as pa
 
-from kgbrain.ingest.batch import LoadBatch
-from kgbrain.knowledge import CORE_INHERITABLE, PREDICATE_LINKS, Annotation, Declaration, Fact, normalize_term
+from kgbrain.ingest.batch import FactColumns, LoadBatch
+from kgbrain.knowledge import (
+    CORE_INHERITABLE,
+    PREDICATE_LINKS,
+    Annotation,
+    Declaration,
+    Literal,
+    literal_id,
+    literal_target,
+    make_fact_id,
+    normalize_term,
+)
 from kgbrain.store.protocol import GraphStore
-from kgbrain.store.schema import CONCEPT_COLUMNS, FACT_COLUMNS, table_for
+from kgbrain.store.schema import ATTR_TABLE, CONCEPT_COLUMNS, CORE_TABLES, FACT_COLUMNS, GENERIC_TABLE
 
 CHUNK = 50_000
 T = TypeVar("T")
@@ -44,8 +53,8 @@ class LoadReport:
     skipped: dict[str, int] = field(default_factory=dict)
     extra: dict[str, int] = field(default_factory=dict)
     # The facts this load stored (not in --json): hooks such as contradiction detection and the
-    # analogy index work on them.
-    added: list[Fact] = field(default_factory=list, repr=False)
+    # analogy index iterate over them (as Fact objects) or read their columns.
+    added: FactColumns = field(default_factory=FactColumns, repr=False)
 
 
 def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
@@ -68,12 +77,12 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         report.concepts_created = _write_concepts(store, resolver, batch.annotations)
         report.names_added = _write_names(store, resolver, batch.annotations)
         report.sources = _write_sources(store, batch)
-        report.predicates_declared = _write_predicates(store, batch.facts, batch.declarations, batch.file)
+        report.predicates_declared = _write_predicates(store, set(facts.column("predicate")), batch.declarations, batch.file)
         added = _write_facts(store, facts, now)
         report.added = added
         report.facts_added = len(added)
         report.duplicates_skipped = len(batch.facts) - len(added)
-        report.per_predicate = dict(sorted(Counter(f.predicate for f in added).items()))
+        report.per_predicate = dict(sorted(Counter(added.column("predicate")).items()))
     return report
 
 
@@ -82,18 +91,19 @@ class _Resolver:
 
     def __init__(self, store: GraphStore, batch: LoadBatch) -> None:
         self.store = store
+        facts = batch.facts
         names: set[str] = {a.concept for a in batch.annotations}
-        for fact in batch.facts:
-            names.add(fact.subject)
-            if fact.object is not None:
-                names.add(fact.object)
+        names.update(facts.column("subject"))
+        names.update(facts.column("object"))
+        names.discard(None)  # type: ignore[arg-type]  # literal facts have no object
         self.existing: dict[str, str] = {}
         self._add_existing(names)
         self.annotated = {a.concept for a in batch.annotations}
-        self.individuals = {f.subject for f in batch.facts if f.predicate == "instance_of"}
+        self.individuals = {s for s, p in zip(facts.column("subject"), facts.column("predicate")) if p == "instance_of"}
         self.individuals |= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "individual"}
         self.mapping = self._resolve(names - self.existing.keys() - self.annotated, batch.annotations)
         self._add_existing(set(self.mapping.values()) - self.existing.keys())
+        self.individuals = {self.id_of(n) for n in self.individuals}
         self.new_ids = sorted({self.mapping.get(n, n) for n in names} - self.existing.keys())
 
     def _add_existing(self, ids: set[str]) -> None:
@@ -119,16 +129,14 @@ class _Resolver:
     def id_of(self, name: str) -> str:
         return self.mapping.get(name, name)
 
-    def resolve_facts(self, facts: list[Fact]) -> list[Fact]:
-        if not self.mapping:
-            return facts
-        out = []
-        for f in facts:
-            s, o = self.id_of(f.subject), (self.id_of(f.object) if f.object is not None else None)
-            if s != f.subject or o != f.object:
-                f = dataclasses.replace(f, subject=s, object=o, fact_id="")
-            out.append(f)
-        return out
+    def resolve_facts(self, facts: FactColumns) -> FactColumns:
+        """Rename subjects and objects to concept ids; fact ids are computed afterwards."""
+        if self.mapping:
+            get = self.mapping.get
+            facts.subject = [get(x, x) for x in facts.column("subject")]  # type: ignore[attr-defined]
+            facts.object = [x if x is None else get(x, x) for x in facts.column("object")]  # type: ignore[attr-defined]
+            facts.fact_id = [""] * len(facts)  # type: ignore[attr-defined]
+        return facts
 
 
 def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[Annotation]) -> int:
@@ -213,8 +221,8 @@ def _write_sources(store: GraphStore, batch: LoadBatch) -> int:
     return len(rows)
 
 
-def _write_predicates(store: GraphStore, facts: list[Fact], declarations: list[Declaration], file: str) -> int:
-    names = {f.predicate for f in facts} | {d.predicate for d in declarations}
+def _write_predicates(store: GraphStore, predicates: set[str], declarations: list[Declaration], file: str) -> int:
+    names = predicates | {d.predicate for d in declarations}
     names |= {d.value for d in declarations if d.kind in PREDICATE_LINKS}
     store.run(
         "predicate_add",
@@ -251,42 +259,85 @@ def _write_predicates(store: GraphStore, facts: list[Fact], declarations: list[D
     return len(rows)
 
 
-def _write_facts(store: GraphStore, facts: list[Fact], now: datetime) -> list[Fact]:
-    unique = list({f.fact_id: f for f in reversed(facts)}.values())[::-1]  # first occurrence wins
+def _fill_fact_ids(facts: FactColumns) -> list[str]:
+    ids = facts.column("fact_id")
+    if all(ids):
+        return ids
+    c = facts.column
+    ids = [
+        fid or make_fact_id(s, p, o if o is not None else literal_target(lex, dt, unit), pol, src)
+        for fid, s, p, o, lex, dt, unit, pol, src in zip(
+            ids, c("subject"), c("predicate"), c("object"), c("lexical"), c("datatype"), c("unit"), c("polarity"), c("source")
+        )
+    ]
+    facts.fact_id = ids  # type: ignore[attr-defined]
+    return ids
+
+
+def _write_facts(store: GraphStore, facts: FactColumns, now: datetime) -> FactColumns:
+    ids = _fill_fact_ids(facts)
+    first: dict[str, int] = {}
+    for i, fid in enumerate(ids):
+        first.setdefault(fid, i)  # the first occurrence of a statement wins
+    candidates = list(first)
     stored: set[str] = set()
-    ids = [f.fact_id for f in unique]
-    for part in chunks(ids):
-        stored.update(r["fact_id"] for r in store.run("facts_existing", ids=list(part)))
-    added = [f for f in unique if f.fact_id not in stored]
-    _write_values(store, [f for f in added if f.value is not None])
-    by_table: dict[str, list[Fact]] = defaultdict(list)
-    for f in added:
-        by_table[table_for(f.predicate, f.value is not None)].append(f)
-    for table, group in sorted(by_table.items()):
-        store.append_rels(table, _fact_table(group, now))
+    if store.run("facts_any"):
+        for part in chunks(candidates):
+            stored.update(r["fact_id"] for r in store.run("facts_existing", ids=list(part)))
+    keep = [first[fid] for fid in candidates if fid not in stored]
+    added = facts.take(keep)
+    if not len(added):
+        return added
+    value_ids = _write_values(store, added)
+    objects = [o if o is not None else v for o, v in zip(added.column("object"), value_ids)]
+    tables = [
+        CORE_TABLES.get(p, GENERIC_TABLE) if o is not None else ATTR_TABLE
+        for p, o in zip(added.column("predicate"), added.column("object"))
+    ]
+    arrow = _fact_table(added, objects, now)
+    by_table: dict[str, list[int]] = defaultdict(list)
+    for i, table in enumerate(tables):
+        by_table[table].append(i)
+    for table, rows in sorted(by_table.items()):
+        store.append_rels(table, arrow.take(pa.array(rows, pa.int64())))
     return added
 
 
-def _write_values(store: GraphStore, facts: list[Fact]) -> None:
-    literals = {f.value.id: f.value for f in facts if f.value is not None}
+def _write_values(store: GraphStore, facts: FactColumns) -> list[str | None]:
+    """Store new literal values; returns each fact's Value id (None for concept objects)."""
+    c = facts.column
+    value_ids = [
+        None if lex is None else literal_id(lex, dt, unit, vl)
+        for lex, dt, unit, vl in zip(c("lexical"), c("datatype"), c("unit"), c("value_lang"))
+    ]
+    literals: dict[str, int] = {}
+    for i, vid in enumerate(value_ids):
+        if vid is not None:
+            literals.setdefault(vid, i)
     have: set[str] = set()
     ids = sorted(literals)
     for part in chunks(ids):
         have.update(r["id"] for r in store.run("values_existing", ids=list(part)))
-    new = [literals[i] for i in ids if i not in have]
+    new = [literals[v] for v in ids if v not in have]
+    lexical, datatype = c("lexical"), c("datatype")
     store.copy(
         "Value",
         pa.table(
             {
-                "id": pa.array([v.id for v in new], pa.string()),
-                "lexical": pa.array([v.lexical for v in new], pa.string()),
-                "datatype": pa.array([v.datatype for v in new], pa.string()),
-                "unit": pa.array([v.unit for v in new], pa.string()),
-                "lang": pa.array([v.lang for v in new], pa.string()),
-                "number": pa.array([v.number for v in new], pa.float64()),
+                "id": pa.array([value_ids[i] for i in new], pa.string()),
+                "lexical": pa.array([lexical[i] for i in new], pa.string()),
+                "datatype": pa.array([datatype[i] for i in new], pa.string()),
+                "unit": pa.array([c("unit")[i] for i in new], pa.string()),
+                "lang": pa.array([c("value_lang")[i] for i in new], pa.string()),
+                "number": pa.array([_number(lexical[i], datatype[i]) for i in new], pa.float64()),
             }
         ),
     )
+    return value_ids
+
+
+def _number(lexical: str, datatype: str) -> float | None:
+    return Literal(lexical, datatype).number
 
 
 def _naive_utc(stamp: datetime | None) -> datetime | None:
@@ -295,22 +346,25 @@ def _naive_utc(stamp: datetime | None) -> datetime | None:
     return stamp.astimezone(timezone.utc).replace(tzinfo=None)
 
 
-def _fact_table(facts: list[Fact], now: datetime) -> pa.Table:
+def _fact_table(facts: FactColumns, objects: list[str | None], now: datetime) -> pa.Table:
+    c = facts.column
+    observed = c("observed_at")
+    loaded = c("loaded_at")
     return pa.table(
         {
-            "from": pa.array([f.subject for f in facts], pa.string()),
-            "to": pa.array([f.object if f.object is not None else f.value.id for f in facts], pa.string()),  # type: ignore[union-attr]
-            "fact_id": pa.array([f.fact_id for f in facts], pa.string()),
-            "predicate": pa.array([f.predicate for f in facts], pa.string()),
-            "polarity": pa.array([f.polarity for f in facts], pa.bool_()),
-            "confidence": pa.array([f.confidence for f in facts], pa.float64()),
-            "source": pa.array([f.source for f in facts], pa.string()),
-            "trust": pa.array([f.trust for f in facts], pa.float64()),
-            "authority": pa.array([f.authority.value if f.authority else None for f in facts], pa.string()),
-            "observed_at": pa.array([_naive_utc(f.observed_at) for f in facts], pa.timestamp("us")),
-            "loaded_at": pa.array([_naive_utc(f.loaded_at) or now for f in facts], pa.timestamp("us")),
-            "status": pa.array([f.status.value for f in facts], pa.string()),
-            "lang": pa.array([f.lang for f in facts], pa.string()),
+            "from": pa.array(c("subject"), pa.string()),
+            "to": pa.array(objects, pa.string()),
+            "fact_id": pa.array(c("fact_id"), pa.string()),
+            "predicate": pa.array(c("predicate"), pa.string()),
+            "polarity": pa.array(c("polarity"), pa.bool_()),
+            "confidence": pa.array(c("confidence"), pa.float64()),
+            "source": pa.array(c("source"), pa.string()),
+            "trust": pa.array(c("trust"), pa.float64()),
+            "authority": pa.array(c("authority"), pa.string()),
+            "observed_at": pa.array(observed if not any(observed) else [_naive_utc(t) for t in observed], pa.timestamp("us")),
+            "loaded_at": pa.array([now] * len(loaded) if not any(loaded) else [_naive_utc(t) or now for t in loaded], pa.timestamp("us")),
+            "status": pa.array(c("status"), pa.string()),
+            "lang": pa.array(c("lang"), pa.string()),
         }
     ).select(["from", "to", *FACT_COLUMNS])
 

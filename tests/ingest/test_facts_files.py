@@ -217,3 +217,58 @@ def test_demo_knowledge_base_is_rich_enough(demo: Brain) -> None:
     negatives = [f for f in demo.facts("neuron").facts if not f.polarity]
     assert negatives
     assert demo.resolve("нейроны") == demo.resolve("neuron")
+
+
+def _export_without_load_times(brain: Brain) -> list[dict[str, Any]]:
+    return [{k: v for k, v in json.loads(line).items() if k != "loaded_at"} for line in export_text(brain).splitlines()]
+
+
+UNIFORM_ROWS: list[dict[str, Any]] = [
+    {"subject": "neuron", "predicate": "label", "value": "нейрон", "lang": "ru"},
+    {"subject": "нейрон", "predicate": "is_a", "object": "cell", "confidence": 0.9, "source": "a", "trust": 0.8},
+    {"subject": "neuron", "predicate": "is_a", "object": "glia", "polarity": False, "authority": "NORM", "trust": 1},
+    {"subject": "brain", "predicate": "neuron_count", "value": 86, "unit": "bn", "observed_at": "2009-04-10T00:00:00Z"},
+    {"subject": "brain", "predicate": "neuron_count", "value": 100, "unit": "bn", "observed_at": "1990-01-01T00:00:00+03:00"},
+    {"subject": "neuron_count", "predicate": "property_type", "value": "functional"},
+    {"subject": "x", "predicate": "weight", "value": 2, "confidence": 0, "status": "outdated", "lang": "en"},
+    {"subject": "x", "predicate": "weight", "value": 2, "confidence": 0, "status": "outdated", "lang": "en"},
+]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".tsv"])
+def test_fast_columnar_reader_and_row_reader_load_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    import kgbrain.ingest.tabular as tabular
+
+    rows = UNIFORM_ROWS
+    if suffix == ".jsonl":  # Arrow reads JSON columns of one type only; mixed values take the row reader
+        rows = [{**r, "value": str(r["value"])} if "value" in r else r for r in rows]
+        path = write_jsonl(tmp_path / "all.jsonl", rows)
+    else:  # delimited files may also carry the demo's mixed values: every cell is text there
+        rows = [*rows, *(json.loads(line) for f in demo_files() for line in f.read_text(encoding="utf-8").splitlines())]
+        path = tmp_path / f"all{suffix}"
+        path.write_text(_as_delimited(rows, "\t" if suffix == ".tsv" else ","), encoding="utf-8")
+    used: list[bool] = []
+    real = tabular.read_fast
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        used.append(result is not None)
+        return result
+
+    monkeypatch.setattr(tabular, "read_fast", spy)
+    with Brain.open(None) as fast, Brain.open(None) as slow:
+        [report] = fast.load([path])
+        assert used == [True]
+        assert report.facts_added == len(rows) - sum(r["predicate"] in ("label", "alias", "description", "kind",
+            "property_type", "inverse_of", "opposite_of", "sub_property_of", "source_trust", "domain", "range") for r in rows) - 1
+        monkeypatch.setattr(tabular, "read_fast", lambda *a, **k: None)
+        slow.load([path])
+        assert _export_without_load_times(fast) == _export_without_load_times(slow)
+
+
+def test_fast_reader_declines_and_row_reader_names_the_bad_row(brain: Brain, tmp_path: Path) -> None:
+    rows = [{"subject": f"s{i}", "predicate": "is_a", "object": "t"} for i in range(50)]
+    rows[37] = {"subject": "s37", "predicate": "is_a", "object": "t", "confidence": 7}
+    with pytest.raises(InvalidRow, match=r"^big.jsonl:38: field 'confidence': 7 is outside 0..1"):
+        brain.load([write_jsonl(tmp_path / "big.jsonl", rows)])
+    assert brain.stats().facts == 0

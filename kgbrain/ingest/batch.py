@@ -7,9 +7,9 @@ readers that append one at a time and for load hooks that iterate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from kgbrain.knowledge import Annotation, Authority, Declaration, Fact, Literal, Status
 
@@ -34,7 +34,7 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
-class FactColumns:
+class FactColumns(Sequence[Fact]):
     """Facts stored as parallel lists; `object` is None for literal facts (then lexical/datatype are set).
 
     `authority` and `status` hold enum values as strings; `fact_id` may hold "" until computed.
@@ -59,7 +59,7 @@ class FactColumns:
             f.polarity, f.confidence, f.source, f.trust,
             f.authority.value if f.authority else None, f.observed_at, f.loaded_at, f.status.value, f.lang, f.fact_id,
         )  # fmt: skip
-        for name, value in zip(COLUMNS, row):
+        for name, value in zip(COLUMNS, row, strict=True):
             getattr(self, name).append(value)
 
     def extend(self, facts: Iterable[Fact]) -> None:
@@ -94,7 +94,17 @@ class FactColumns:
             fact_id=c("fact_id")[i],
         )
 
-    def __getitem__(self, i: int) -> Fact:
+    @overload
+    def __getitem__(self, i: int) -> Fact: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> FactColumns: ...
+
+    def __getitem__(self, i: int | slice) -> Fact | FactColumns:
+        if isinstance(i, slice):
+            return self.take(list(range(len(self)))[i])
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
         return self.fact(i if i >= 0 else len(self) + i)
 
     def __iter__(self) -> Iterator[Fact]:
@@ -145,4 +155,3 @@ class LoadBatch:
     def __post_init__(self) -> None:
         # Readers may hand over a plain list of Facts.
         self.facts = _as_columns(self.facts)
-

@@ -40,7 +40,9 @@ class _NotSure(Exception):
     """The fast path declines; the row-by-row reader decides."""
 
 
-def read_fast(path: Path, fmt: str, fields: frozenset[str], source: str, trust: float | None, builder: Any) -> LoadBatch | None:
+def read_fast(
+    path: Path, fmt: str, fields: frozenset[str], source: str, trust: float | None, builder: Any
+) -> LoadBatch | None:
     """Read a whole facts file column-wise, or return None to let the row-by-row reader do it.
 
     `builder` is the row-by-row validator (tabular._RowBuilder); the few annotation and declaration rows
@@ -66,7 +68,9 @@ def _read_table(path: Path, fmt: str, fields: frozenset[str]) -> pa.Table:
             path,
             parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=False),
             convert_options=pacsv.ConvertOptions(
-                column_types=dict.fromkeys(header, pa.string()), strings_can_be_null=True, quoted_strings_can_be_null=True
+                column_types=dict.fromkeys(header, pa.string()),
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=True,
             ),
         )
     if not set(table.column_names) <= fields or "datatype" in table.column_names:
@@ -169,9 +173,10 @@ def _unit_interval(table: pa.Table, name: str, default: float) -> list[float]:
     col = col.cast(pa.float64())
     if col.null_count < len(col):
         low, high = pc.min_max(col).as_py().values()
-        if not (0.0 <= low and high <= 1.0) or not math.isfinite(high):
+        if not (low >= 0.0 and high <= 1.0) or not math.isfinite(high):
             raise _NotSure
-    return pc.fill_null(col, default).to_pylist()
+    out: list[float] = pc.fill_null(col, default).to_pylist()
+    return out
 
 
 def _polarity(table: pa.Table) -> list[bool]:
@@ -186,19 +191,20 @@ def _polarity(table: pa.Table) -> list[bool]:
             raise _NotSure from None
     if not (pa.types.is_boolean(col.type) or pa.types.is_null(col.type)):
         raise _NotSure
-    return pc.fill_null(col.cast(pa.bool_()), True).to_pylist()
+    out: list[bool] = pc.fill_null(col.cast(pa.bool_()), True).to_pylist()
+    return out
 
 
 def _enum(table: pa.Table, name: str, allowed: set[str]) -> list[str | None]:
-    values = _text(table, name).to_pylist()
+    values: list[str | None] = _text(table, name).to_pylist()
     if set(values) - allowed - {None}:
         raise _NotSure
     return values
 
 
 def _lang(table: pa.Table) -> list[str | None]:
-    values = _text(table, "lang").to_pylist()
-    for v in set(values) - {None}:
+    values: list[str | None] = _text(table, "lang").to_pylist()
+    for v in {v for v in values if v is not None}:
         if not (2 <= len(v) <= 12) or v != v.lower():
             raise _NotSure
     return values

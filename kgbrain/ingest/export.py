@@ -24,7 +24,9 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     preferred = {(c["id"], lang): c[f"label_{lang}"] for c in store.iterate("export_concepts") for lang in ("en", "ru")}
     names = list(store.iterate("export_names"))
     # Preferred labels first, so loading them back picks the same preferred label.
-    names.sort(key=lambda n: (n["concept"], preferred.get((n["concept"], n["lang"])) != n["text"] or n["kind"] != "label"))
+    names.sort(
+        key=lambda n: (n["concept"], preferred.get((n["concept"], n["lang"])) != n["text"] or n["kind"] != "label")
+    )
     for n in names:
         row = {"subject": n["concept"], "predicate": n["kind"], "value": n["text"]}
         if n["lang"]:
@@ -45,7 +47,11 @@ def _declaration_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
                 yield {"subject": name, "predicate": "property_type", "value": flag}
         default_inheritable = CORE_INHERITABLE.get(name, True)
         if p["inheritable"] is not None and p["inheritable"] != default_inheritable:
-            yield {"subject": name, "predicate": "property_type", "value": "inheritable" if p["inheritable"] else "not_inheritable"}
+            yield {
+                "subject": name,
+                "predicate": "property_type",
+                "value": "inheritable" if p["inheritable"] else "not_inheritable",
+            }
         for link in ("inverse_of", "opposite_of", "domain", "range"):
             if p[link]:
                 yield {"subject": name, "predicate": link, "object": p[link]}

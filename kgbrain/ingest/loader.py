@@ -70,14 +70,18 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         StoreError: the store failed; the transaction was rolled back and nothing was added.
     """
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
-    report = LoadReport(file=batch.file, rows_read=batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra))
+    report = LoadReport(
+        file=batch.file, rows_read=batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra)
+    )
     with store.transaction():
         resolver = _Resolver(store, batch)
         facts = resolver.resolve_facts(batch.facts)
         report.concepts_created = _write_concepts(store, resolver, batch.annotations)
         report.names_added = _write_names(store, resolver, batch.annotations)
         report.sources = _write_sources(store, batch)
-        report.predicates_declared = _write_predicates(store, set(facts.column("predicate")), batch.declarations, batch.file)
+        report.predicates_declared = _write_predicates(
+            store, set(facts.column("predicate")), batch.declarations, batch.file
+        )
         added = _write_facts(store, facts, now)
         report.added = added
         report.facts_added = len(added)
@@ -95,11 +99,13 @@ class _Resolver:
         names: set[str] = {a.concept for a in batch.annotations}
         names.update(facts.column("subject"))
         names.update(facts.column("object"))
-        names.discard(None)  # type: ignore[arg-type]  # literal facts have no object
+        names.discard(None)  # literal facts have no object
         self.existing: dict[str, str] = {}
         self._add_existing(names)
         self.annotated = {a.concept for a in batch.annotations}
-        self.individuals = {s for s, p in zip(facts.column("subject"), facts.column("predicate")) if p == "instance_of"}
+        self.individuals = {
+            s for s, p in zip(facts.column("subject"), facts.column("predicate"), strict=True) if p == "instance_of"
+        }
         self.individuals |= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "individual"}
         self.mapping = self._resolve(names - self.existing.keys() - self.annotated, batch.annotations)
         self._add_existing(set(self.mapping.values()) - self.existing.keys())
@@ -156,7 +162,12 @@ def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[An
     ]
     store.copy("Concept", _arrow(rows, CONCEPT_COLUMNS, {}))
     updates = [
-        {"id": cid, "kind": "individual" if cid in resolver.individuals else None, **{c: None for c in CONCEPT_COLUMNS[2:]}, **cols}
+        {
+            "id": cid,
+            "kind": "individual" if cid in resolver.individuals else None,
+            **{c: None for c in CONCEPT_COLUMNS[2:]},
+            **cols,
+        }
         for cid, cols in info.items()
         if cid not in new
     ]
@@ -267,7 +278,16 @@ def _fill_fact_ids(facts: FactColumns) -> list[str]:
     ids = [
         fid or make_fact_id(s, p, o if o is not None else literal_target(lex, dt, unit), pol, src)
         for fid, s, p, o, lex, dt, unit, pol, src in zip(
-            ids, c("subject"), c("predicate"), c("object"), c("lexical"), c("datatype"), c("unit"), c("polarity"), c("source")
+            ids,
+            c("subject"),
+            c("predicate"),
+            c("object"),
+            c("lexical"),
+            c("datatype"),
+            c("unit"),
+            c("polarity"),
+            c("source"),
+            strict=True,
         )
     ]
     facts.fact_id = ids  # type: ignore[attr-defined]
@@ -289,10 +309,10 @@ def _write_facts(store: GraphStore, facts: FactColumns, now: datetime) -> FactCo
     if not len(added):
         return added
     value_ids = _write_values(store, added)
-    objects = [o if o is not None else v for o, v in zip(added.column("object"), value_ids)]
+    objects = [o if o is not None else v for o, v in zip(added.column("object"), value_ids, strict=True)]
     tables = [
         CORE_TABLES.get(p, GENERIC_TABLE) if o is not None else ATTR_TABLE
-        for p, o in zip(added.column("predicate"), added.column("object"))
+        for p, o in zip(added.column("predicate"), added.column("object"), strict=True)
     ]
     arrow = _fact_table(added, objects, now)
     by_table: dict[str, list[int]] = defaultdict(list)
@@ -308,7 +328,7 @@ def _write_values(store: GraphStore, facts: FactColumns) -> list[str | None]:
     c = facts.column
     value_ids = [
         None if lex is None else literal_id(lex, dt, unit, vl)
-        for lex, dt, unit, vl in zip(c("lexical"), c("datatype"), c("unit"), c("value_lang"))
+        for lex, dt, unit, vl in zip(c("lexical"), c("datatype"), c("unit"), c("value_lang"), strict=True)
     ]
     literals: dict[str, int] = {}
     for i, vid in enumerate(value_ids):
@@ -361,8 +381,12 @@ def _fact_table(facts: FactColumns, objects: list[str | None], now: datetime) ->
             "source": pa.array(c("source"), pa.string()),
             "trust": pa.array(c("trust"), pa.float64()),
             "authority": pa.array(c("authority"), pa.string()),
-            "observed_at": pa.array(observed if not any(observed) else [_naive_utc(t) for t in observed], pa.timestamp("us")),
-            "loaded_at": pa.array([now] * len(loaded) if not any(loaded) else [_naive_utc(t) or now for t in loaded], pa.timestamp("us")),
+            "observed_at": pa.array(
+                observed if not any(observed) else [_naive_utc(t) for t in observed], pa.timestamp("us")
+            ),
+            "loaded_at": pa.array(
+                [now] * len(loaded) if not any(loaded) else [_naive_utc(t) or now for t in loaded], pa.timestamp("us")
+            ),
             "status": pa.array(c("status"), pa.string()),
             "lang": pa.array(c("lang"), pa.string()),
         }

@@ -31,7 +31,6 @@ from kgbrain.knowledge import (
     Annotation,
     Authority,
     Declaration,
-    Fact,
     Literal,
     Status,
     is_predicate_name,
@@ -84,14 +83,25 @@ def read_facts_file(
     fmt = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
     if fmt not in ("jsonl", "csv", "tsv"):
         raise InvalidRow(path.name, 0, None, f"unknown facts format {path.suffix!r}; use .jsonl, .csv or .tsv")
-    fast = read_fast(path, fmt, FIELDS, source or path.name, trust, _RowBuilder(path.name, source or path.name, trust, LoadBatch(file=str(path))))
+    fast = read_fast(
+        path,
+        fmt,
+        FIELDS,
+        source or path.name,
+        trust,
+        _RowBuilder(path.name, source or path.name, trust, LoadBatch(file=str(path))),
+    )
     if fast is not None:
         if progress is not None:
             progress(path.stat().st_size)
         return fast
     batch = LoadBatch(file=str(path))
     builder = _RowBuilder(path.name, source or path.name, trust, batch)
-    rows = _jsonl_rows(path, progress) if fmt == "jsonl" else _delimited_rows(path, "\t" if fmt == "tsv" else ",", progress)
+    rows = (
+        _jsonl_rows(path, progress)
+        if fmt == "jsonl"
+        else _delimited_rows(path, "\t" if fmt == "tsv" else ",", progress)
+    )
     for line, row in rows:
         builder.add(line, row)
     return batch
@@ -146,7 +156,7 @@ def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> It
                 continue
             if len(cells) != len(header):
                 raise InvalidRow(path.name, reader.line_num, None, f"expected {len(header)} cells, found {len(cells)}")
-            row = {k: _cell(v) for k, v in zip(header, cells) if v != ""}
+            row = {k: _cell(v) for k, v in zip(header, cells, strict=True) if v != ""}
             if "value" in row and "datatype" not in row:
                 row["value"] = _infer_scalar(row["value"])
             yield reader.line_num, row
@@ -230,7 +240,9 @@ class _RowBuilder:
         c.datatype.append(value.datatype if value else None)
         c.unit.append(value.unit if value else None)
         c.value_lang.append(value.lang if value else None)
-        c.polarity.append(polarity if polarity is True or polarity is False else self.boolean(line, row, "polarity", True))
+        c.polarity.append(
+            polarity if polarity is True or polarity is False else self.boolean(line, row, "polarity", True)
+        )
         c.confidence.append(self.unit_interval(line, row, "confidence", 1.0))
         c.source.append(source)
         c.trust.append(trust)
@@ -265,7 +277,7 @@ class _RowBuilder:
     def text(self, line: int, row: dict[str, Any], field: str) -> str:
         value = row.get(field)
         if value.__class__ is str and value and not value[0].isspace() and not value[-1].isspace():
-            return value  # type: ignore[no-any-return]  # the common case: already clean
+            return value  # the common case: already clean
         if value is None:
             raise self.fail(line, field, "missing")
         if not isinstance(value, str):
@@ -278,7 +290,7 @@ class _RowBuilder:
     def unit_interval(self, line: int, row: dict[str, Any], field: str, default: float | None) -> float:
         value = row.get(field)
         if value.__class__ is float and 0.0 <= value <= 1.0:  # the common case, checked first
-            return value  # type: ignore[no-any-return]
+            return value
         if value is None:
             if default is None:
                 raise self.fail(line, field, "missing")

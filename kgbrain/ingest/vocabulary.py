@@ -29,7 +29,9 @@ def core_declarations() -> list[Declaration]:
         if str(p) == _RDF_TYPE and str(o) in _TYPES:
             out.append(Declaration(name, "property_type", _TYPES[str(o)]))
         elif str(p) == _KGB + "inheritable":
-            out.append(Declaration(name, "property_type", "inheritable" if o.toPython() else "not_inheritable"))
+            out.append(
+                Declaration(name, "property_type", "inheritable" if str(o).lower() == "true" else "not_inheritable")
+            )
         elif str(p) == _KGB + "oppositeOf":
             out.append(Declaration(name, "opposite_of", str(o).removeprefix(_KGB)))
     return out

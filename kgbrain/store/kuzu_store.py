@@ -68,12 +68,12 @@ class KuzuStore:
             self._lock = FileLock(self.path, shared=read_only, timeout_s=lock_timeout_s)
             self._lock.acquire()
         try:
-            self._db = kuzu.Database(
+            self._db: Any = kuzu.Database(
                 str(self.path) if self.path is not None else ":memory:",
                 buffer_pool_size=buffer_pool_mb * 2**20,
                 read_only=read_only,
             )
-            self._conn = kuzu.Connection(self._db)
+            self._conn: Any = kuzu.Connection(self._db)
         except RuntimeError as exc:
             self._release_lock()
             raise StoreError(f"cannot open database {str(self.path)!r}: {exc}") from exc
@@ -111,7 +111,7 @@ class KuzuStore:
         try:
             cols = result.get_column_names()
             while result.has_next():
-                yield dict(zip(cols, result.get_next()))
+                yield dict(zip(cols, result.get_next(), strict=True))
         except RuntimeError as exc:
             raise StoreError(f"query {name!r} failed: {exc}") from exc
         finally:
@@ -171,7 +171,9 @@ class KuzuStore:
 
     def _rollback(self) -> None:
         try:
-            self._conn.execute("ROLLBACK").close()
+            result = self._conn.execute("ROLLBACK")
+            for r in result if isinstance(result, list) else [result]:
+                r.close()
         except RuntimeError as exc:
             # A failed statement already made Kùzu roll the transaction back by itself.
             if "No active transaction" not in str(exc):
@@ -209,7 +211,9 @@ class KuzuStore:
                 return
             source, target, props = schema.REL_TABLES[table]
             text = _template("append_rels").replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
-            text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace("@TO_KEY@", schema.PRIMARY_KEYS[target])
+            text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace(
+                "@TO_KEY@", schema.PRIMARY_KEYS[target]
+            )
             text = text.replace("@PROPS@", ", ".join(f"{p}: {p}" for p in props))
             renamed = rows.rename_columns(["from_key", "to_key", *rows.column_names[2:]])
             self._execute(text, {"rows": renamed}, what=f"append to {table}").close()

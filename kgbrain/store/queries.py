@@ -55,7 +55,9 @@ def load_query(name: str) -> Query:
     text = strip_comments(path.read_text(encoding="utf-8")).strip().rstrip(";")
     bare = _STRING.sub("", text)
     params = frozenset(_PARAM.findall(bare))
-    list_params = frozenset(re.findall(r"(?:\bIN\s+|\blist_\w+\(\s*)\$([A-Za-z_][A-Za-z0-9_]*)", bare, flags=re.IGNORECASE))
+    list_params = frozenset(
+        re.findall(r"(?:\bIN\s+|\blist_\w+\(\s*)\$([A-Za-z_][A-Za-z0-9_]*)", bare, flags=re.IGNORECASE)
+    )
     return Query(name, text, params, list_params)
 
 

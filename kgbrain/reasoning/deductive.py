@@ -46,6 +46,11 @@ class Deducer:
         self.store = store
         self._predicates = predicates
         self._hierarchy = hierarchy
+        self._exclusions: dict[str, list[Evidence]] | None = None
+
+    def invalidate(self) -> None:
+        """Forget cached exclusions (after a load)."""
+        self._exclusions = None
 
     # -- public --------------------------------------------------------------------------------
 
@@ -132,28 +137,32 @@ class Deducer:
             return Outcome.REFUTED, conf, [*steps, *more], Mode.DEDUCTIVE
         return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
 
+    def exclusions(self) -> dict[str, list[Evidence]]:
+        """Active negative is_a and disjoint_with facts, by either end (cached until the next load)."""
+        if self._exclusions is None:
+            found: dict[str, list[Evidence]] = {}
+            for r in self.store.run("ded_exclusions"):
+                e = Evidence.from_row(r)
+                found.setdefault(e.subject, []).append(e)
+                found.setdefault(e.object, []).append(e)
+            self._exclusions = found
+        return self._exclusions
+
     def _refute_isa(self, h: Hierarchy, s: str, o: str) -> tuple[float, list[Step]] | None:
+        excluded = self.exclusions()
+        if not excluded:
+            return None
         up_s = {s: 0, **h.ancestors(s)}
         up_o = {o: 0, **h.ancestors(o)}
-        left, right = list(up_s), list(up_o)
-        # A negative is_a between the two hierarchies reads as disjointness of the two classes.
-        negatives = [e for e in self._between(left, right, ["is_a"]) if e.active and not e.polarity]
         found: list[tuple[float, str, str, Evidence, str]] = []
-        for e in negatives:
-            found.append((e.confidence, e.subject, e.object, e, "ded.negation"))
-        for r in self.store.run("ded_disjoint_between", left=left, right=right):
-            e = Evidence(
-                r["subject"],
-                "disjoint_with",
-                r["object"],
-                r["fact_id"],
-                True,
-                float(r["confidence"]),
-                r["source"] or "",
-                r["status"],
-            )
-            a, b = (e.subject, e.object) if e.subject in up_s else (e.object, e.subject)
-            found.append((e.confidence, a, b, e, "ded.disjoint"))
+        seen: set[str] = set()
+        for a in up_s:
+            for e in excluded.get(a, ()):
+                b = e.object if e.subject == a else e.subject
+                if b in up_o and e.fact_id not in seen:
+                    seen.add(e.fact_id)
+                    rule = "ded.disjoint" if e.predicate == "disjoint_with" else "ded.negation"
+                    found.append((e.confidence, a, b, e, rule))
         if not found:
             return None
         best: tuple[float, list[Step]] | None = None

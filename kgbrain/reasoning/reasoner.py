@@ -73,6 +73,7 @@ class Reasoner:
         self.linker = Linker(store)
         self._predicates: PredicateTable | None = None
         self._hierarchy: Hierarchy | None = None
+        self._causal: causal.CausalGraph | None = None
         self.deducer = Deducer(store, self.predicates, self.hierarchy)
         self.analogies = Analogies(store, self.hierarchy, index_dir)
 
@@ -90,11 +91,19 @@ class Reasoner:
             self._hierarchy = Hierarchy.load(self.store)
         return self._hierarchy
 
+    def causal_graph(self) -> causal.CausalGraph:
+        """The in-memory mirror of active causal edges (cached)."""
+        if self._causal is None:
+            self._causal = causal.CausalGraph.load(self.store)
+        return self._causal
+
     def on_load(self, brain: object, report: Any) -> None:
         """Load hook: forget caches and update the analogy index for the concepts the load touched."""
         del brain
         self._predicates = None
         self._hierarchy = None
+        self._causal = None
+        self.deducer.invalidate()
         self.linker.invalidate()
         touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
         self.analogies.update(touched)
@@ -157,7 +166,7 @@ class Reasoner:
         Raises:
             StoreError: the store failed.
         """
-        return causal.causes_of(self.store, concept, limit=limit)
+        return causal.causes_of(self.causal_graph(), concept, limit=limit)
 
     def effects_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
         """Causal mode: ranked causal chains starting at `concept` (what it leads to).
@@ -165,7 +174,7 @@ class Reasoner:
         Raises:
             StoreError: the store failed.
         """
-        return causal.effects_of(self.store, concept, limit=limit)
+        return causal.effects_of(self.causal_graph(), concept, limit=limit)
 
     def paths(self, source: str, target: str, limit: int = 5) -> list[causal.CausalPath]:
         """Causal mode: ranked causal paths from `source` to `target` (concept ids), cycle-safe.
@@ -173,7 +182,7 @@ class Reasoner:
         Raises:
             StoreError: the store failed.
         """
-        return causal.paths_between(self.store, source, target, limit=limit)
+        return causal.paths_between(self.causal_graph(), source, target, limit=limit)
 
     def like(self, concept: str, limit: int = 5) -> list[Analogy]:
         """Analogical mode: structurally similar concepts with the structure they share.
@@ -312,7 +321,15 @@ class Reasoner:
         confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
         action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
         return self._finish(
-            q, check.mode, confidence, check.trace, data, (s, o), outcome=check.outcome, action=action, ids=[s, o, *chain]
+            q,
+            check.mode,
+            confidence,
+            check.trace,
+            data,
+            (s, o),
+            outcome=check.outcome,
+            action=action,
+            ids=[s, o, *chain],
         )
 
     def _why(self, q: Question) -> Answer:

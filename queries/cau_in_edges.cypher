@@ -1,6 +1,0 @@
-// Active positive causal edges (causes, enables, leads_to, prevents) entering the given concepts.
-UNWIND $ids AS i
-MATCH (a:Concept)-[r:CAUSES|ENABLES|LEADS_TO|PREVENTS]->(b:Concept {id: i})
-WHERE r.status = 'active' AND r.polarity
-RETURN a.id AS subject, r.predicate AS predicate, b.id AS object, r.confidence AS confidence, r.fact_id AS fact_id,
-       r.source AS source

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -80,7 +81,8 @@ def test_every_query_file_parses_and_binds_against_the_schema() -> None:
         for name in names:
             query = load_query(name)
             nulls = {p: ([] if p in query.list_params else None) for p in query.params}  # NULL lists crash Kùzu
-            attempts = [SAMPLE_PARAMS[name]] if name in SAMPLE_PARAMS else [_guess(query.params), nulls]
+            example = _example(name)
+            attempts = [example] if example is not None else [_guess(query.params), nulls]
             for params in attempts:
                 try:
                     store._execute("EXPLAIN " + query.text, params, what=name).close()
@@ -89,6 +91,16 @@ def test_every_query_file_parses_and_binds_against_the_schema() -> None:
                 except StoreError as exc:
                     failures[name] = str(exc)
     assert failures == {}
+
+
+def _example(name: str) -> dict[str, object] | None:
+    """Sample parameters a query file documents in a `// example: {...}` comment line (or SAMPLE_PARAMS)."""
+    if name in SAMPLE_PARAMS:
+        return SAMPLE_PARAMS[name]
+    for line in (queries_dir() / f"{name}.cypher").read_text(encoding="utf-8").splitlines():
+        if line.startswith("// example:"):
+            return json.loads(line.removeprefix("// example:"))  # type: ignore[no-any-return]
+    return None
 
 
 def _guess(params: frozenset[str]) -> dict[str, object]:

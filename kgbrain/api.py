@@ -178,6 +178,7 @@ class Brain:
         closed_world: bool = False,
         min_confidence: float = 0.0,
         workers: int = 1,
+        batch_size: int = 256,
     ) -> list[Verdict]:
         """Verify claims (Claim objects, claims-file rows as dicts, or sentences), one verdict each, in order.
 
@@ -199,7 +200,7 @@ class Brain:
             else:
                 rows.append(claim_from_row(c) if isinstance(c, dict) else Claim(str(n), text=c))
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
-        return [verdict for batch in self._verify_batches(rows, options, workers) for verdict in batch]
+        return [verdict for batch in self._verify_batches(rows, options, workers, batch_size) for verdict in batch]
 
     def verify_file(
         self,
@@ -213,6 +214,7 @@ class Brain:
         workers: int = 1,
         fmt: str | None = None,
         progress: VerifyProgress | None = None,
+        batch_size: int = 256,
     ) -> VerifySummary:
         """Verify a claims file into a verdicts file (or `stream`), written as it goes, in input order.
 
@@ -233,23 +235,28 @@ class Brain:
         total = count_claims(path, fmt)
         with VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream) as writer:
             rows = skip_finished(read_claims(path, fmt), writer.finished, out=str(out), claims=str(path))
-            batches = self._verify_batches(rows, options, workers)
+            batches = self._verify_batches(rows, options, workers, batch_size)
             return run_verification(batches, writer, total=total, progress=progress, workers=workers)
 
-    def _verify_batches(self, rows: Iterable[ClaimRow], options: Any, workers: int) -> Iterable[list[Verdict]]:
+    def _verify_batches(
+        self, rows: Iterable[ClaimRow], options: Any, workers: int, batch_size: int = 256
+    ) -> Iterable[list[Verdict]]:
         from functools import partial
 
         from kgbrain.reasoning.verify import verify_parallel, verify_stream
 
+        if batch_size < 1:
+            raise InputError(f"batch size {batch_size!r} must be at least 1")
         if workers == 1:
-            return verify_stream(self, rows, options)
+            return verify_stream(self, rows, options, batch_size=batch_size)
         path = getattr(self.store, "path", None)
         if path is None or not self.store.read_only:
             raise InputError(
                 "verifying with several workers needs a knowledge base file opened read-only "
                 "(Brain.open(path, read_only=True)): Kùzu locks readers out while a process has it open read-write"
             )
-        return verify_parallel(partial(Brain.open, path, read_only=True), rows, options, workers=workers)
+        opener = partial(Brain.open, path, read_only=True)
+        return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size)
 
     # -- inspection ----------------------------------------------------------------------------
 

@@ -226,6 +226,7 @@ def verify_progress() -> Iterator[Callable[[int, int], None] | None]:
 )
 @click.option("--resume", is_flag=True, help="Keep the verdicts an interrupted run left in OUTPUT; verify the rest.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv"]), help="Override the file extension.")
+@click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True, help="Claims per batch.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_session
 def verify(
@@ -237,6 +238,7 @@ def verify(
     min_confidence: float,
     resume: bool,
     fmt: str | None,
+    batch_size: int,
     as_json: bool,
 ) -> None:
     """Verify each claim in CLAIMS: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with proof (JSONL)."""
@@ -244,7 +246,7 @@ def verify(
     with verify_progress() as progress:
         summary = brain.verify_file(
             claims, output, stream=None if output else sys.stdout, resume=resume, closed_world=closed_world,
-            min_confidence=min_confidence, workers=workers, fmt=fmt, progress=progress,
+            min_confidence=min_confidence, workers=workers, fmt=fmt, progress=progress, batch_size=batch_size,
         )
     # With the verdicts on stdout, the summary goes to stderr so the JSONL stays clean.
     to_err = output is None

@@ -38,6 +38,11 @@ if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never
     from kgbrain.reasoning.reasoner import Answer, Reasoner
     from kgbrain.reasoning.trace import Check
 
+if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `think`/`ask`
+    from kgbrain.config import Config
+    from kgbrain.output.pipeline import BrainOutput, Cognition
+    from kgbrain.output.rules import AnswerReport
+
 if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
     from collections.abc import Iterable
     from typing import IO
@@ -377,14 +382,62 @@ class Brain:
             InputError: the question is empty.
             StoreError: the store failed.
         """
-        import dataclasses
+        from kgbrain.output.pipeline import answer_of
 
-        from kgbrain.output.dialogue import render
+        return answer_of(self.think(question))
 
+    # -- the cognitive loop (seed 001) and the output layer (seed 000) -------------------------
+
+    @property
+    def config(self) -> Config:
+        """Every weight and threshold of the loop and the output (defaults, or $KGBRAIN_CONFIG's TOML)."""
+        found: Config | None = self.__dict__.get("_config")
+        if found is None:
+            from kgbrain.config import load_config
+
+            found = self.__dict__["_config"] = load_config()
+        return found
+
+    @config.setter
+    def config(self, value: Config) -> None:
+        self.__dict__["_config"] = value
+        self.__dict__.pop("_cognition", None)
+
+    @property
+    def cognition(self) -> Cognition:
+        """The cognitive loop and output pipeline over this knowledge base (created on first use)."""
+        found: Cognition | None = self.__dict__.get("_cognition")
+        if found is None:
+            from kgbrain.output.pipeline import Cognition
+
+            found = self.__dict__["_cognition"] = Cognition.create(self.store, self.reasoner, self.config)
+        return found
+
+    def think(self, question: str, *, goal_type: str | None = None, priority: float = 0.5) -> BrainOutput:
+        """Run one cycle of the cognitive loop on a question and render its output.
+
+        Goal, plan, Ring 1 and (on its triggers) Ring 2, hypotheses with scores, the chosen action and its
+        alternatives, the validated hedged text, the trace (JSONL record and digest) and proposed actions.
+
+        Raises:
+            InputError: the question is empty, or the goal type or priority is invalid.
+            StoreError: the store failed.
+        """
         if not question.strip():
             raise InputError("the question is empty")
-        answer = self.reasoner.ask(question)
-        return dataclasses.replace(answer, text=render(answer))
+        return self.cognition.think(question, goal_type=goal_type, priority=priority)
+
+    def check_answer(self, draft: str, *, question: str = "", rules: str | Path | None = None) -> AnswerReport:
+        """Check a draft answer written elsewhere: reasoning rules (TOML), claims against the KB, citations.
+
+        Raises:
+            InputError: the draft is empty or the rules file is bad.
+            StoreError: the store failed.
+        """
+        from kgbrain.output.rules import check_answer, load_rules
+
+        loaded = load_rules(rules) if rules is not None else []
+        return check_answer(draft, question, loaded, self.cognition.retriever)
 
     def why(self, name: str, limit: int = 5) -> list[CausalPath]:
         """Causal chains that lead to a concept (its causes), strongest first.

@@ -335,22 +335,88 @@ def retract(session: Session, fact_id: str, by: str, reason: str | None) -> None
     click.echo(f"{fact_id} retracted (was {r.previous_status.value}){closed}.")
 
 
+_GOALS = ["answer_question", "verify_claim", "explore_topic", "learn_fact"]
+_config_option = click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    envvar="KGBRAIN_CONFIG",
+    help="TOML file overriding the loop's weights and thresholds (env KGBRAIN_CONFIG).",
+)
+
+
+def _cognitive_brain(session: Session, config_file: Path | None, log_dir: Path | None = None) -> Any:
+    from dataclasses import replace
+
+    from kgbrain.config import load_config
+
+    brain = session.brain()
+    config = load_config(config_file)
+    brain.config = replace(config, logs=replace(config.logs, directory=str(log_dir))) if log_dir else config
+    return brain
+
+
 @cli.command()
 @click.argument("question")
-@click.option("--trace", "show_trace", is_flag=True, help="Also print the reasoning chain (rule ids, facts).")
+@click.option(
+    "--trace", "show_trace", is_flag=True, help="Also print the digest: goal, hypotheses, action, why, alternatives."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full structured result as JSON.")
+@click.option("--goal", type=click.Choice(_GOALS), help="Goal type (default: verify_claim for yes/no questions).")
+@click.option("--priority", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True, help="Goal priority 0..1.")
+@click.option(
+    "--log-dir", type=click.Path(path_type=Path, file_okay=False), help="Write brain.jsonl, errors.jsonl, digests here."
+)
+@_config_option
 @pass_session
-def ask(session: Session, question: str, show_trace: bool, as_json: bool) -> None:
-    """Answer QUESTION (Russian or English) with a hedged answer naming its sources."""
+def ask(
+    session: Session, question: str, show_trace: bool, as_json: bool, goal: str | None, priority: float,
+    log_dir: Path | None, config_file: Path | None,
+) -> None:
+    """Answer QUESTION (Russian or English) through the cognitive loop: hedged, sourced, traced."""
     from kgbrain.models import AskOut
 
-    answer = session.brain().ask(question)
+    output = _cognitive_brain(session, config_file, log_dir).think(question, goal_type=goal, priority=priority)
     if as_json:
-        echo_json(AskOut.from_answer(answer).model_dump())
+        echo_json(AskOut.from_output(output).model_dump())
         return
-    click.echo(answer.text)
+    click.echo(output.text)
     if show_trace:
-        _echo_steps(answer.trace.steps)
+        click.echo(output.digest)
+        if output.result.selected is not None:
+            click.echo("  Chain:")
+            _echo_steps(output.result.selected.trace.steps)
+
+
+@cli.command("check-answer")
+@click.argument("draft", type=click.File("r", encoding="utf-8"))
+@click.option("--question", "-q", default="", help="The question the draft answers (triggers rules, sets language).")
+@click.option("--rules", type=click.Path(path_type=Path, dir_okay=False), help="Reasoning rules (TOML, seed 003).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@_config_option
+@pass_session
+def check_answer(
+    session: Session, draft: Any, question: str, rules: Path | None, as_json: bool, config_file: Path | None
+) -> None:
+    """Check DRAFT (a file, or - for stdin): rules, claims against the knowledge base, unbacked citations."""
+    report = _cognitive_brain(session, config_file).check_answer(draft.read(), question=question, rules=rules)
+    if as_json:
+        echo_json(
+            {
+                "text": report.text,
+                "language": report.language,
+                "critical": report.critical,
+                "rules": [{"id": r.rule_id, "title": r.title, "severity": r.severity} for r in report.fired],
+                "claims": [
+                    {"sentence": c.sentence, "verdict": c.verdict, "fact": c.fact, "fact_id": c.fact_id,
+                     "source": c.source, "authority": c.authority, "severity": c.severity}
+                    for c in report.claims
+                ],
+                "citations": [{"citation": c.citation, "backed_by": c.backed_by} for c in report.citations],
+            }
+        )
+        return
+    click.echo(report.text)
 
 
 def _echo_steps(steps: Any) -> None:

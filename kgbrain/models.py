@@ -13,6 +13,9 @@ from kgbrain.output.verdicts import VerifySummary, verdict_row
 from kgbrain.reasoning.truth import ConflictRecord
 from kgbrain.reasoning.verify import Verdict
 
+if TYPE_CHECKING:
+    from kgbrain.output.pipeline import BrainOutput
+
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -266,6 +269,45 @@ class AskOut(_Out):
     trace: list[TraceStepOut]
     fact_ids: list[str]
     data: dict[str, Any]
+    # The cognitive loop's account (seed 001/000): goal, ring, hypotheses with scores, the chosen action and
+    # why, the alternatives considered, proposed actions, validation, digest and latency.
+    goal: dict[str, Any] | None = None
+    ring: int | None = None
+    ring2_triggers: list[str] = []
+    hypotheses: list[dict[str, Any]] = []
+    why: str | None = None
+    alternatives: list[dict[str, Any]] = []
+    proposed_actions: list[dict[str, Any]] = []
+    validation: dict[str, Any] | None = None
+    outcome_code: str | None = None
+    digest: str | None = None
+    latency_ms: float | None = None
+
+    @classmethod
+    def from_output(cls, output: BrainOutput) -> AskOut:
+        """The answer of a cognitive cycle with the loop's account."""
+        from kgbrain.output.pipeline import answer_of
+
+        t = output.trace
+        return cls.from_answer(answer_of(output)).model_copy(
+            update={
+                "goal": {"type": t.goal_type, "description": t.goal, "priority": output.result.goal.priority},
+                "ring": t.ring,
+                "ring2_triggers": list(t.ring2_triggers),
+                "hypotheses": [dict(h) for h in t.hypotheses],
+                "why": t.action_reason,
+                "alternatives": [dict(a) for a in t.alternatives_considered],
+                "proposed_actions": [
+                    {"type": p.action_type, "description": p.description, "params": p.params, "priority": p.priority,
+                     "reason": p.reason, "executed": p.executed}
+                    for p in output.proposed_actions
+                ],
+                "validation": output.record["validation"],
+                "outcome_code": t.outcome,
+                "digest": output.digest,
+                "latency_ms": round(output.total_duration_ms, 2),
+            }
+        )
 
     @classmethod
     def from_answer(cls, a: Answer) -> AskOut:

@@ -136,11 +136,11 @@ class Retriever:
             linked.setdefault(extra, extra)
         notes: list[str] = []
         distance: dict[str, int] = dict.fromkeys(linked, 0)
-        if self.vector_search is not None:
+        if self.vector_search is not None and hops > 1:  # the vector stage belongs to Ring 2's staged retrieval
             for concept in list(linked):
                 for neighbour, _similarity in self.vector_search(concept, 3):
                     distance.setdefault(neighbour, 1)
-        else:
+        elif self.vector_search is None:
             notes.append("vector search skipped: no analogy index")
         facts: dict[str, tuple[Fact, int]] = {}
         frontier = set(distance)

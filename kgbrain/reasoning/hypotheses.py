@@ -26,7 +26,7 @@ from typing import Any
 
 from kgbrain.config import HypothesisConfig
 from kgbrain.memory.evidence import EvidencePack
-from kgbrain.reasoning.trace import Trace
+from kgbrain.reasoning.trace import Step, Trace
 
 
 class HypothesisType(str, Enum):
@@ -306,6 +306,14 @@ class HypothesisEngine:
         out = []
         for _rel, conf, s, pred, o, polarity, pro, con in ranked[:limit]:
             statement = f"{s} {'' if polarity else 'NOT '}{pred} {o}"
+            # RULE hyp.direct: a stored statement about the question's concepts, as it stands.
+            step = Step(
+                "hyp.direct",
+                statement,
+                facts=tuple(p.evidence_id for p in pro),
+                sources=tuple(dict.fromkeys(s for p in pro for s in p.source_refs)),
+                confidence=conf,
+            )
             out.append(
                 self._make(
                     HypothesisType.DIRECT,
@@ -316,6 +324,7 @@ class HypothesisEngine:
                     opposing=[p.evidence_id for p in con],
                     concepts=(s, o),
                     polarity=polarity,
+                    trace=Trace((step,)),
                 )
             )
         return out

@@ -42,6 +42,7 @@ from kgbrain.reasoning.planner import (
     ReasoningState,
     check_stop_conditions,
 )
+from kgbrain.reasoning.question import parse_question
 from kgbrain.reasoning.resources import ResourceMonitor, ResourceState
 from kgbrain.reasoning.salience import SalienceScore, compute_salience
 from kgbrain.reasoning.trace import Mode, Outcome, Step, Trace
@@ -67,10 +68,6 @@ SOURCE_CONFLICT_GAP = 0.3  # seed 001 SOURCE_CONFLICT: the more trusted side win
 
 class ReasonerPort(Protocol):
     """What the loop needs from the reasoner (kgbrain.reasoning.reasoner.Reasoner provides it)."""
-
-    def parse(self, question: str) -> Any:
-        """Parsed question with `.intent` (an Intent) and `.language`."""
-        ...
 
     def ask(self, question: str) -> Any:
         """The reasoner's Answer (mode, confidence, trace, concepts, sources, suggestions, outcome)."""
@@ -114,6 +111,7 @@ class CognitiveResult:
     suggestions: tuple[str, ...]
     confidence: float
     answers: list[Any] = field(default_factory=list)  # the reasoner's Answers consulted
+    conflict_records: list[str] = field(default_factory=list)  # stored conflicts touching the evidence
     duration_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -222,6 +220,8 @@ class _Cycle:
         self.suggestions: tuple[str, ...] = ()
         self.ring = 1
         self.plan: list[str] = ["retrieve_memory"]
+        self.conflicts: dict[str, str] = {}  # stored conflict records touching the evidence, described
+        self.open_conflicts: set[str] = set()
 
     @property
     def packs(self) -> dict[str, EvidencePack]:
@@ -243,11 +243,30 @@ class _Cycle:
         self.suggestions = self.suggestions or tuple(getattr(answer, "suggestions", ()) or ())
         return [self.engine.from_conclusion(c, self.packs) for c in conclusions_of(answer)]
 
+    def flag_conflicts(self, retrieval: Retrieval) -> Retrieval:
+        """Mark packs with the stored conflict records that involve them (open ones count as contradictions)."""
+        ids = sorted(retrieval.by_fact)
+        if not ids:
+            return retrieval
+        flags: dict[str, list[str]] = {}
+        for row in self.loop.retriever.store.run("conflict_of_facts", ids=ids):
+            self.conflicts[row["id"]] = f"{row['id']} ({row['type']}, {row['status']}, {row['strategy'] or 'pending'})"
+            if row["status"] == "open":
+                for fact_id in row["fact_ids"]:
+                    flags.setdefault(fact_id, []).append(row["id"])
+        if not flags:
+            return retrieval
+        by_fact = {f: replace(p, contradiction_flags=tuple(flags.get(f, ()))) for f, p in retrieval.by_fact.items()}
+        packs = tuple(by_fact[p.evidence_id] for p in retrieval.packs)
+        self.open_conflicts.update(c for cs in flags.values() for c in cs)
+        return replace(retrieval, packs=packs, by_fact=by_fact)
+
     def ring1(self) -> None:
+        self.retrieval = self.flag_conflicts(self.retrieval)
         found = self.engine.direct(self.retrieval.packs, self.retrieval.concepts)
         if self.intent not in RING2_INTENTS:
             found += self.consult()
-        self.state.contradiction_flags = contradiction_scan(self.retrieval.packs)
+        self.state.contradiction_flags = sorted({*contradiction_scan(self.retrieval.packs), *self.open_conflicts})
         self.rescore(found)
         self.plan.append("check_confidence")
 
@@ -258,7 +277,7 @@ class _Cycle:
             self.question, hops=self.loop.config.retrieval.ring2_hops, goal_text=self.question
         )
         if deeper.packs:
-            self.retrieval = deeper
+            self.retrieval = self.flag_conflicts(deeper)
             self.state.retrieved_evidence = list(deeper.packs)
         extra: list[Hypothesis] = []
         if self.intent in RING2_INTENTS:
@@ -276,7 +295,7 @@ class _Cycle:
                     payload=analogy,
                 )
                 extra.append(self.engine.from_conclusion(c, self.packs))
-        flags = set(self.state.contradiction_flags) | set(contradiction_scan(self.retrieval.packs))
+        flags = {*self.state.contradiction_flags, *contradiction_scan(self.retrieval.packs), *self.open_conflicts}
         self.state.contradiction_flags = sorted(flags)
         self.rescore(extra)
 
@@ -285,7 +304,7 @@ class _Cycle:
         extra = self.loop.similar_names(self.retrieval.unknown_words)
         found = self.loop.retriever.retrieve(self.question, hops=1, goal_text=self.question, extra_concepts=extra)
         if found.packs:
-            self.retrieval = found
+            self.retrieval = self.flag_conflicts(found)
             self.state.retrieved_evidence = list(found.packs)
             self.rescore(self.engine.direct(found.packs, found.concepts))
         else:
@@ -359,7 +378,7 @@ class CognitiveLoop:
         """
         started = time.perf_counter()
         cfg = self.config
-        parsed = self.reasoner.parse(question)
+        parsed = parse_question(question)
         intent = str(getattr(parsed.intent, "value", parsed.intent))
         lang = str(parsed.language)
         cycle = _Cycle(self, question, intent, self.retriever.retrieve(question, hops=1, goal_text=question))
@@ -404,7 +423,7 @@ class CognitiveLoop:
             stop = check_stop_conditions(cycle.state, limits, resources, cfg, elapsed)
             if stop is CognitiveOutcome.RESOURCE_BLOCKED:
                 outcome = stop
-                ring2_blocked = ring2_blocked or cycle.ring == 1
+                ring2_blocked = ring2_blocked or (cycle.ring == 1 and bool(triggers))
                 break
             failure = stop if stop is not None and stop not in NORMAL_OUTCOMES else cycle.failure()
             if failure is None or (stop in NORMAL_OUTCOMES and failure is not CognitiveOutcome.CONFLICTING_EVIDENCE):
@@ -479,6 +498,7 @@ class CognitiveLoop:
             suggestions=cycle.suggestions,
             confidence=cycle.state.best_score,
             answers=cycle.answers,
+            conflict_records=sorted(cycle.conflicts.values()),
             duration_ms=(time.perf_counter() - started) * 1000.0,
             notes=[*notes, *retrieval.notes],
         )

@@ -31,14 +31,25 @@ class ResourceState:
     ram_mb: float = 0.0  # this process's resident memory, for the digest
 
 
-def psutil_sampler() -> tuple[float, float]:
-    """System CPU load (1-minute load average per core) and RAM use, in percent.
+class PsutilSampler:
+    """CPU load of everything but this process since the previous reading, and RAM use, in percent.
 
-    The load average rather than `cpu_percent`: a one-shot `kgbrain ask` lives a few milliseconds, and
-    a CPU percentage measured over such a window is noise.
+    Our own work is excluded: the question is whether the rest of the machine leaves room for Ring 2, and a
+    busy reasoner must not block itself. The first reading has no interval to measure and reports 0 %.
     """
-    load = psutil.getloadavg()[0] / max(1, psutil.cpu_count() or 1)
-    return min(100.0, 100.0 * load), float(psutil.virtual_memory().percent)
+
+    def __init__(self) -> None:
+        """Start both measuring intervals now."""
+        self._me = psutil.Process()
+        self._cores = max(1, psutil.cpu_count() or 1)
+        psutil.cpu_percent(interval=None)
+        self._me.cpu_percent(interval=None)
+
+    def __call__(self) -> tuple[float, float]:
+        """(cpu %, ram %)."""
+        total = psutil.cpu_percent(interval=None)
+        mine = self._me.cpu_percent(interval=None) / self._cores
+        return max(0.0, total - mine), float(psutil.virtual_memory().percent)
 
 
 class ResourceMonitor:
@@ -47,7 +58,7 @@ class ResourceMonitor:
     def __init__(self, config: ResourceConfig | None = None, sampler: Sampler | None = None) -> None:
         """Read the load with `sampler` (psutil by default) against `config`'s thresholds."""
         self.config = config or ResourceConfig()
-        self._sampler = sampler or psutil_sampler
+        self._sampler = sampler or PsutilSampler()
         self._soft = False
         self._hard = False
 

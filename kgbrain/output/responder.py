@@ -1,0 +1,198 @@
+"""The responder: one template per selected action, hedged by confidence, in the question's language.
+
+Seed 000 DialogueResponder templates (RESPOND_DIRECT, RESPOND_HEDGED, the low-confidence variant,
+ASK_CLARIFICATION, REFUSE) with seed 004's discipline: the answer starts with its content, keeps its
+sources with their authority tier, asks at most one short clarifying question, and never claims an action
+that was not performed (learning and correcting are *proposed*). The content itself comes from
+`output.dialogue.body` when the selected hypothesis is the reasoner's answer, and from the statement's
+labels otherwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from kgbrain.output.dialogue import PREDICATE_WORDS, cite, hedge, render
+from kgbrain.reasoning.actions import ActionType
+from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisType
+from kgbrain.reasoning.loop import CognitiveResult
+from kgbrain.reasoning.reasoner import SourceRef
+from kgbrain.reasoning.uncertainty import MEDIUM_CONFIDENCE, hedging_phrases
+from kgbrain.store.protocol import GraphStore
+
+TEXT: dict[str, dict[str, str]] = {
+    "ru": {
+        "confidence": "Уверенность: {p:.0%}.",
+        "check_source": "Рекомендую проверить в источнике: {source}.",
+        "clarify": "Уточните, пожалуйста: {q}",
+        "refuse": "У меня недостаточно данных для ответа на этот вопрос.",
+        "gap": "Пробел в знаниях: {x}.",
+        "limited": "Ограниченные ресурсы — возможна неполная проверка.",
+        "propose_learn": "Предлагаю сохранить факт: {x}. Он не сохранён, пока вы его не подтвердите.",
+        "propose_correct": "Предлагаю исправить факт: {x}. Он не изменён, пока вы это не подтвердите.",
+        "because": "потому что",
+        "disagree": "Часть источников этому противоречит ({x}).",
+        "probe": "Следующая проверка: {x}.",
+    },
+    "en": {
+        "confidence": "Confidence: {p:.0%}.",
+        "check_source": "I recommend checking the source: {source}.",
+        "clarify": "Please clarify: {q}",
+        "refuse": "I do not have enough data to answer this question.",
+        "gap": "Knowledge gap: {x}.",
+        "limited": "Resources were limited, so the check may be incomplete.",
+        "propose_learn": "I propose storing the fact: {x}. It is not stored until you confirm it.",
+        "propose_correct": "I propose correcting the fact: {x}. It is not changed until you confirm it.",
+        "because": "because",
+        "disagree": "Some sources contradict this ({x}).",
+        "probe": "Next check: {x}.",
+    },
+}
+
+
+class Responder:
+    """Turns a cognitive result into answer text."""
+
+    def __init__(self, store: GraphStore, sources: Any) -> None:
+        """Read labels from `store`; `sources(names)` gives SourceRefs with trust and tier (Reasoner.sources)."""
+        self.store = store
+        self.sources = sources
+
+    def labels(self, ids: Sequence[str], lang: str) -> dict[str, str]:
+        """Concept id -> label in `lang` (the other language, then the id, when missing).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        wanted = [i for i in dict.fromkeys(ids) if i]
+        if not wanted:
+            return {}
+        out = {}
+        for row in self.store.run("link_labels", ids=wanted):
+            first, second = (row["label_ru"], row["label_en"]) if lang == "ru" else (row["label_en"], row["label_ru"])
+            out[row["id"]] = first or second or row["id"].replace("_", " ")
+        return out
+
+    def statement(self, h: Hypothesis, lang: str) -> str:
+        """A hypothesis statement (`subject predicate object ...`) in words."""
+        tokens = h.statement.split()
+        if len(tokens) < 3:
+            return h.statement
+        ids = tokens[0::2] if h.hypothesis_type is HypothesisType.CAUSAL else [tokens[0], tokens[-1]]
+        names = self.labels(ids, lang)
+        if h.hypothesis_type is HypothesisType.CAUSAL:
+            parts = [names.get(tokens[0], tokens[0])]
+            for predicate, concept in zip(tokens[1::2], tokens[2::2], strict=False):
+                parts.append(f"{_verb(predicate, lang)} {names.get(concept, concept)}")
+            return " ".join(parts)
+        negated = tokens[1] == "NOT"
+        predicate = tokens[2] if negated else tokens[1]
+        subject, obj = names.get(tokens[0], tokens[0]), names.get(tokens[-1], tokens[-1])
+        neg = ("не " if lang == "ru" else "not ") if negated else ""
+        return f"{subject} {neg}{_verb(predicate, lang)} {obj}"
+
+    def content(self, result: CognitiveResult) -> str:
+        """The answer's content: what the selected hypothesis says, first."""
+        lang = _lang(result)
+        h = result.selected
+        if h is None:
+            return ""
+        answer = h.payload if hasattr(h.payload, "data") else None
+        text = body(answer) if answer is not None else _cap(self.statement(h, lang)) + "."
+        if result.intent == "why" and h.hypothesis_type is HypothesisType.CAUSAL:
+            premise = self._premise(result, lang)
+            if premise:
+                text = f"{premise}. {text}"
+        return text
+
+    def _premise(self, result: CognitiveResult, lang: str) -> str:
+        concepts = set(result.retrieval.concepts)
+        for h in result.hypotheses:
+            tokens = h.statement.split()
+            if (
+                h.hypothesis_type is HypothesisType.DIRECT
+                and h.polarity
+                and len(tokens) == 3
+                and {tokens[0], tokens[2]} <= concepts
+                and tokens[0] != tokens[2]
+            ):
+                return _cap(self.statement(h, lang))
+        return ""
+
+    def cited(self, result: CognitiveResult) -> tuple[SourceRef, ...]:
+        """The selected hypothesis's sources with trust and authority tier.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        h = result.selected
+        if h is None or not h.source_refs:
+            return ()
+        return tuple(self.sources(list(h.source_refs)))
+
+    def respond(self, result: CognitiveResult) -> str:
+        """The full answer text for the selected action.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        lang = _lang(result)
+        t = TEXT[lang]
+        action = result.decision.action
+        confidence = result.confidence
+        refs = self.cited(result)
+        sources = cite(refs, lang)
+        parts: list[str]
+        if action is ActionType.RESPOND_DIRECT:
+            parts = [self.content(result), sources]
+        elif action is ActionType.RESPOND_HEDGED:
+            hedged = _hedge(self.content(result), confidence, lang)
+            if confidence > MEDIUM_CONFIDENCE:
+                parts = [hedged, t["confidence"].format(p=confidence), sources]
+            else:
+                top = refs[0].name if refs else None
+                parts = [hedged, t["check_source"].format(source=top) if top else "", sources]
+        elif action is ActionType.ASK_CLARIFICATION:
+            answer = result.answer or next((a for a in result.answers if a.data.get("kind") == "unknown_concept"), None)
+            if answer is not None and answer.data.get("kind") == "unknown_concept":
+                parts = [body(answer)]
+            else:
+                parts = [t["clarify"].format(q=result.clarification or "")]
+        elif action in (ActionType.LEARN, ActionType.CORRECT):
+            what = self.statement(result.selected, lang) if result.selected else result.question
+            parts = [t["propose_learn" if action is ActionType.LEARN else "propose_correct"].format(x=what)]
+        else:  # refuse, or a seeking action left as final: say what is missing, claim nothing done
+            gap = ", ".join(result.uncertainty.missing_concepts or result.retrieval.unknown_words)
+            parts = [t["refuse"], t["gap"].format(x=gap) if gap else ""]
+        if result.contradictions and action in (ActionType.RESPOND_DIRECT, ActionType.RESPOND_HEDGED):
+            parts.append(t["disagree"].format(x=len(result.contradictions)))
+        if result.ring2_blocked:
+            parts.append(t["limited"])
+        return " ".join(p for p in parts if p).strip()
+
+
+def body(answer: Any) -> str:
+    """The reasoner answer's content alone: rendered without hedging (its action) and without sources."""
+    return render(dataclasses.replace(answer, action="content", sources=()))
+
+
+def _lang(result: CognitiveResult) -> str:
+    return "ru" if result.language == "ru" else "en"
+
+
+def _verb(predicate: str, lang: str) -> str:
+    return PREDICATE_WORDS[lang].get(predicate, predicate.replace("_", " "))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _hedge(text: str, confidence: float, lang: str) -> str:
+    """Seed 000 bands; the medium band of seed 001 (0.75-0.85) still says "probably"."""
+    if hedging_phrases(confidence, lang):
+        return hedge(text, confidence, lang)
+    first = text[:1].lower() + text[1:] if text[1:2] and not text[1:2].isupper() else text
+    return f"{'Вероятно,' if lang == 'ru' else 'Probably,'} {first}"

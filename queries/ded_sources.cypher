@@ -1,4 +1,4 @@
 // Trust and authority tier of the named sources.
-UNWIND $names AS n
-MATCH (s:Source {name: n})
+MATCH (s:Source)
+WHERE s.name IN $names
 RETURN s.name AS name, s.trust AS trust, s.authority AS authority

@@ -1,7 +1,6 @@
 // Attribute values (any status, either polarity) of the subjects for the given predicates.
-UNWIND $subjects AS sid
-MATCH (s:Concept {id: sid})-[r:ATTR]->(v:Value)
-WHERE list_contains($predicates, r.predicate)
+MATCH (s:Concept)-[r:ATTR]->(v:Value)
+WHERE s.id IN $subjects AND r.predicate IN $predicates
 RETURN s.id AS subject, r.predicate AS predicate, v.lexical AS object, v.unit AS unit, r.fact_id AS fact_id,
        r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,
        r.authority AS authority, r.status AS status

@@ -1,5 +1,5 @@
 // Preferred labels, kind and descriptions of the given concepts.
-UNWIND $ids AS i
-MATCH (c:Concept {id: i})
+MATCH (c:Concept)
+WHERE c.id IN $ids
 RETURN c.id AS id, c.kind AS kind, c.label_en AS label_en, c.label_ru AS label_ru,
        c.description_en AS description_en, c.description_ru AS description_ru, c.description AS description

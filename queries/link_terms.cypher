@@ -1,5 +1,5 @@
 // Concepts named by any of the given normalised keys (labels, aliases, ids), with how they are named.
-UNWIND $keys AS k
-MATCH (t:Term {key: k})-[n:NAMES]->(c:Concept)
+MATCH (t:Term)-[n:NAMES]->(c:Concept)
+WHERE t.key IN $keys
 RETURN t.key AS key, c.id AS concept, n.kind AS kind
 ORDER BY key, concept

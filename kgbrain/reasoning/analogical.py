@@ -206,7 +206,8 @@ class Analogies:
             analogy = _explain(concept, other, sim, mine, theirs.get(other, []), parents)
             if analogy.shared:
                 out.append(analogy)
-        out.sort(key=lambda a: (-a.similarity, -len(a.shared), a.other))
+        # Rank by similarity weighted by how much structure is actually shared (one shared edge is a weak analogy).
+        out.sort(key=lambda a: (-a.similarity * len(a.shared), a.other))
         return out[:limit]
 
 

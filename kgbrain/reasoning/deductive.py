@@ -85,7 +85,12 @@ class Deducer:
         """One `ded.isa-transitive` step per hierarchy link, with the facts behind it."""
         if not links:
             return []
-        rows = self.store.run("ded_edge_facts", pairs=[{"child": lk.child, "parent": lk.parent} for lk in links])
+        wanted = {(lk.child, lk.parent) for lk in links}
+        rows = [
+            r
+            for r in self.store.run("ded_edge_facts", children=sorted({lk.child for lk in links}))
+            if (r["child"], r["parent"]) in wanted
+        ]
         by_pair: dict[tuple[str, str], list[dict[str, object]]] = {}
         for r in rows:
             if r["status"] == "active" and r["polarity"]:

@@ -5,7 +5,7 @@ its intent and the text of its slots; the slots are linked to concepts afterward
 the seed's question forms plus their common variants.
 """
 
-# ruff: noqa: RUF001, RUF003  (Russian text is intended, not a confusable Latin lookalike)
+
 
 from __future__ import annotations
 

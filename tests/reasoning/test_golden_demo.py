@@ -44,11 +44,14 @@ def test_golden_answers(demo: Brain, golden: Callable[[str, Any], None], case: s
 def test_demo_answers_say_the_right_thing(demo: Brain) -> None:
     assert demo.reasoner.ask("Что такое нейрон?").data["chain"][:2] == ["neuron", "excitable_cell"]
     why = demo.reasoner.ask("Почему нейроны важны для мышления?")
-    assert why.data["path"] == ["neuron", "signal_transmission", "thinking"] and why.confidence == 0.783
+    assert why.data["path"] == ["neuron", "signal_transmission", "thinking"]
+    assert why.confidence == 0.783
     like = demo.reasoner.ask("Нейрон похож на что?")
-    assert like.data["analogies"][0]["other"] == "transistor" and like.hypothesis
+    assert like.data["analogies"][0]["other"] == "transistor"
+    assert like.hypothesis
     dna = demo.reasoner.ask("Содержат ли нейроны ДНК?")
-    assert dna.outcome is Outcome.SUPPORTED and dna.confidence == 0.9
+    assert dna.outcome is Outcome.SUPPORTED
+    assert dna.confidence == 0.9
 
 
 def check_json(c: Check) -> dict[str, Any]:

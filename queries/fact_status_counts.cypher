@@ -1,4 +1,4 @@
 // Number of stored facts per status.
-MATCH ()-[r]->()
+MATCH (:Concept)-[r]->()
 WHERE r.fact_id IS NOT NULL
 RETURN r.status AS status, count(*) AS facts

@@ -1,5 +1,5 @@
 // One stored fact id, if there is any fact at all (lets a first load skip the duplicate check).
-MATCH ()-[r]->()
+MATCH (:Concept)-[r]->()
 WHERE r.fact_id IS NOT NULL
 RETURN r.fact_id AS fact_id
 LIMIT 1

@@ -1,5 +1,5 @@
 // Which of the given fact ids are stored already, in any fact table.
 UNWIND $ids AS i
-MATCH ()-[r]->()
+MATCH (:Concept)-[r]->()
 WHERE r.fact_id = i
 RETURN DISTINCT i AS fact_id

@@ -10,7 +10,10 @@ Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
   of the session, so callers must de-duplicate before `copy` (the loaders do);
 - rolling back a transaction that COPYed into a non-empty relationship table wipes that table's
   existing relationships, permanently. So `append_rels` COPYs only into empty relationship tables and
-  otherwise appends with LOAD FROM + CREATE, which rolls back cleanly (measured: 100k rows in 0.6 s).
+  otherwise appends with LOAD FROM + CREATE, which rolls back cleanly (measured: 100k rows in 0.6 s);
+- a label-free `()-[r]->()` scan in a transaction that has just appended to NAMES segfaults (on a
+  reopened on-disk database), so fact queries anchor the subject: `(:Concept)-[r]->()`;
+- a NULL parameter used as a list (`IN $x`, `list_contains($x, ...)`) segfaults, so `run` refuses it.
 """
 
 from __future__ import annotations

@@ -70,9 +70,9 @@ class PolicyConfig:
     hedged_boost: float = 0.15  # Modifier 3: best score within [hedged_low, hedged_high]
     hedged_low: float = 0.5
     hedged_high: float = 0.7
-    refuse_below: float = (
-        0.3  # ours: with usable evidence, refuse only below this (seed: "не отказывать, если есть данные")
-    )
+    # Ours: with usable evidence, refuse only below this (seed 001: "не отказывать, если есть данные";
+    # seed 000 refuses at 0.15 and still answers 0.00-0.30 with "Это лишь предположение:").
+    refuse_below: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,8 +121,8 @@ def chain_of(h: Hypothesis | None) -> list[str]:
                 chain.append(words[2])
     if chain:
         return chain
-    ends = [tokens[0], tokens[-1]] if len(tokens) >= 3 else tokens
-    return [t for t in ends if t and t != "NOT"]
+    ends = [tokens[0], tokens[-1]] if len(tokens) >= 3 else list(h.concepts)
+    return [t for t in dict.fromkeys(ends) if t and t != "NOT"]
 
 
 class TraceBuilder:

@@ -101,6 +101,7 @@ class Situation:
     searched: bool = False  # alternative retrieval already done
     gathered: bool = False  # Ring 2 already done
     explored: bool = False
+    guessed: bool = False  # the concepts were guessed from similar names, not named by the question
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +219,8 @@ class ActionSelector:
             return "low_confidence"  # filter 1
         if action is ActionType.GATHER_EVIDENCE and resources.soft_blocked:
             return "soft_blocked"  # filter 2
+        if action in ANSWERING and s.guessed and s.clarification:
+            return "concepts_guessed"  # seed 004: ask one short question rather than answer a guess
         if action is ActionType.RESPOND_DIRECT and level is not UncertaintyLevel.HIGH:
             return "tone_needs_hedging"
         if action is ActionType.RESPOND_HEDGED and level is UncertaintyLevel.HIGH:

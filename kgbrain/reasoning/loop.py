@@ -121,8 +121,12 @@ class CognitiveResult:
         return self.selected.payload if self.selected is not None else None
 
 
-def conclusions_of(answer: Any) -> list[Conclusion]:
-    """A reasoner Answer as inputs to the hypothesis templates: one per causal path, else one (or none)."""
+def conclusions_of(answer: Any, packs: dict[str, EvidencePack] | None = None) -> list[Conclusion]:
+    """A reasoner Answer as inputs to the hypothesis templates: one per causal path, else one (or none).
+
+    A CONFLICTING check splits its facts by polarity (with `packs`): those stating the opposite are
+    evidence against it.
+    """
     trace: Trace = answer.trace
     if not trace.steps or answer.confidence <= 0.0:
         return []
@@ -130,9 +134,16 @@ def conclusions_of(answer: Any) -> list[Conclusion]:
     data = getattr(answer, "data", {}) or {}
     refuted = getattr(answer, "outcome", None) is Outcome.REFUTED
     analogy_unsupported = kind is HypothesisType.ANALOGICAL and not data.get("supported")
+    opposing: tuple[str, ...] = ()
+    supporting: tuple[str, ...] | None = None
     if data.get("kind") == "check":
         statement = f"{data['subject']} {'NOT ' if refuted else ''}{data['predicate']} {data['object']}"
         parts = [(statement, trace, float(answer.confidence))]
+        if getattr(answer, "outcome", None) is Outcome.CONFLICTING and packs:
+            claimed = not refuted
+            facts = [f for f in trace.fact_ids if f in packs]
+            supporting = tuple(f for f in facts if packs[f].fact.polarity == claimed)
+            opposing = tuple(f for f in facts if packs[f].fact.polarity != claimed)
     elif kind is HypothesisType.CAUSAL:
         parts = []
         current: list[Step] = []
@@ -160,7 +171,8 @@ def conclusions_of(answer: Any) -> list[Conclusion]:
             trace=part,
             concepts=tuple(answer.concepts),
             polarity=not refuted,
-            supporting=() if analogy_unsupported else None,
+            supporting=() if analogy_unsupported else supporting,
+            opposing=opposing,
             payload=answer,
         )
         for statement, part, confidence in parts
@@ -222,6 +234,8 @@ class _Cycle:
         self.plan: list[str] = ["retrieve_memory"]
         self.conflicts: dict[str, str] = {}  # stored conflict records touching the evidence, described
         self.open_conflicts: set[str] = set()
+        self.recorded: set[str] = set()  # facts that stored conflict records already cover
+        self.guessed: list[str] = []  # names tried in place of unknown words (alternative retrieval)
 
     @property
     def packs(self) -> dict[str, EvidencePack]:
@@ -241,7 +255,7 @@ class _Cycle:
         answer = self.loop.reasoner.ask(self.question)
         self.answers.append(answer)
         self.suggestions = self.suggestions or tuple(getattr(answer, "suggestions", ()) or ())
-        return [self.engine.from_conclusion(c, self.packs) for c in conclusions_of(answer)]
+        return [self.engine.from_conclusion(c, self.packs) for c in conclusions_of(answer, self.packs)]
 
     def flag_conflicts(self, retrieval: Retrieval) -> Retrieval:
         """Mark packs with the stored conflict records that involve them (open ones count as contradictions)."""
@@ -251,6 +265,7 @@ class _Cycle:
         flags: dict[str, list[str]] = {}
         for row in self.loop.retriever.store.run("conflict_of_facts", ids=ids):
             self.conflicts[row["id"]] = f"{row['id']} ({row['type']}, {row['status']}, {row['strategy'] or 'pending'})"
+            self.recorded.update(row["fact_ids"])
             if row["status"] == "open":
                 for fact_id in row["fact_ids"]:
                     flags.setdefault(fact_id, []).append(row["id"])
@@ -261,12 +276,16 @@ class _Cycle:
         self.open_conflicts.update(c for cs in flags.values() for c in cs)
         return replace(retrieval, packs=packs, by_fact=by_fact)
 
+    def scan(self) -> list[str]:
+        """Opposite-polarity pairs in the evidence that no stored conflict record covers yet."""
+        return [f for f in contradiction_scan(self.retrieval.packs) if not set(f.split("|")) <= self.recorded]
+
     def ring1(self) -> None:
         self.retrieval = self.flag_conflicts(self.retrieval)
         found = self.engine.direct(self.retrieval.packs, self.retrieval.concepts)
         if self.intent not in RING2_INTENTS:
             found += self.consult()
-        self.state.contradiction_flags = sorted({*contradiction_scan(self.retrieval.packs), *self.open_conflicts})
+        self.state.contradiction_flags = sorted({*self.scan(), *self.open_conflicts})
         self.rescore(found)
         self.plan.append("check_confidence")
 
@@ -295,13 +314,14 @@ class _Cycle:
                     payload=analogy,
                 )
                 extra.append(self.engine.from_conclusion(c, self.packs))
-        flags = {*self.state.contradiction_flags, *contradiction_scan(self.retrieval.packs), *self.open_conflicts}
+        flags = {*self.state.contradiction_flags, *self.scan(), *self.open_conflicts}
         self.state.contradiction_flags = sorted(flags)
         self.rescore(extra)
 
     def alternative_retrieval(self) -> None:
         self.plan.append("retrieve_alternative")
-        extra = self.loop.similar_names(self.retrieval.unknown_words)
+        extra, names = self.loop.similar_names(self.retrieval.unknown_words)
+        self.guessed = names
         found = self.loop.retriever.retrieve(self.question, hops=1, goal_text=self.question, extra_concepts=extra)
         if found.packs:
             self.retrieval = self.flag_conflicts(found)
@@ -314,7 +334,11 @@ class _Cycle:
         self.plan.append("resolve_contradiction")
         resolved = [resolve_by_trust(h, self.packs) for h in self.hypotheses]
         against = {f for h in resolved for f in h.evidence_against}
-        self.state.contradiction_flags = [f for f in self.state.contradiction_flags if set(f.split("|")) & against]
+        # A stored conflict stays open until a person resolves it; a pair found only in the evidence is settled
+        # once no hypothesis counts either of its facts against it.
+        self.state.contradiction_flags = [
+            f for f in self.state.contradiction_flags if f in self.open_conflicts or set(f.split("|")) & against
+        ]
         self.rescore(resolved, replace_all=True)
 
     def failure(self) -> CognitiveOutcome | None:
@@ -405,6 +429,12 @@ class CognitiveLoop:
         limits = cfg.limits(kind.value)
         resources = self.monitor.sample()
 
+        replans: list[str] = []
+        if not retrieval.packs:  # step 1 failed: re-plan it (alternative retrieval by similar names)
+            first = self.planner.replan(plan.steps[0], goal, CognitiveOutcome.RETRIEVAL_FAILED)
+            if first is not None:
+                replans.append(first.strategy)
+                cycle.execute(first, resources)
         cycle.ring1()
         triggers = self.triggers(cycle.state, goal, salience, intent)
         notes: list[str] = []
@@ -415,7 +445,6 @@ class CognitiveLoop:
             ring2_blocked = True
             notes.append("ring 2 blocked by the resource monitor")
 
-        replans: list[str] = []
         outcome: CognitiveOutcome
         step = plan.steps[min(2, len(plan.steps) - 1)]  # the reasoning step of every decomposition
         while True:
@@ -439,7 +468,9 @@ class CognitiveLoop:
 
         retrieval = cycle.retrieval
         best = best_hypothesis(cycle.hypotheses, intent)
-        clarification = self.clarification(retrieval, cycle.suggestions, best, lang)
+        clarification = self.clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, lang)
+        if cycle.guessed and clarification is None:  # the concepts were guessed from similar names: ask first
+            clarification = self.clarification(retrieval, tuple(cycle.guessed), None, lang)
         score = best.score if best is not None else None
         situation = Situation(
             goal_type=kind.value,
@@ -452,6 +483,7 @@ class CognitiveLoop:
             searched="retrieve_alternative" in cycle.plan,
             gathered=cycle.ring == 2,
             explored=cycle.ring == 2,
+            guessed=bool(cycle.guessed),
         )
         decision = self.selector.select(situation, resources, final=True)
         uncertainty = evaluate_uncertainty(
@@ -530,21 +562,31 @@ class CognitiveLoop:
             found.append(f"the question asks for a {RING2_INTENTS[intent].value} answer")
         return found
 
-    def similar_names(self, words: Sequence[str]) -> list[str]:
-        """Concepts named like the question's unknown words ("did you mean"), for alternative retrieval."""
+    def similar_names(self, words: Sequence[str]) -> tuple[list[str], list[str]]:
+        """Concepts (and their names) named like the question's unknown words, for alternative retrieval."""
         linker = getattr(self.reasoner, "linker", None)
         found: list[str] = []
+        names: list[str] = []
         for word in words:
             for name in linker.suggest(word, 1) if linker is not None else []:
                 concept = self.reasoner.resolve(name)
                 if concept:
                     found.append(concept)
-        return found
+                    names.append(name)
+        return found, names
 
     def clarification(
         self, retrieval: Retrieval, suggestions: Sequence[str], best: Hypothesis | None, lang: str
     ) -> str | None:
         """One short clarifying question when a needed parameter is missing or unknown (seed 004)."""
+        if best is not None and best.evidence_against:
+            packs = retrieval.by_fact
+            pro = sorted({s for f in best.evidence_for if f in packs for s in packs[f].source_refs})
+            con = sorted({s for f in best.evidence_against if f in packs for s in packs[f].source_refs})
+            if pro and con:
+                if lang == "ru":
+                    return f"Источники расходятся — какому доверять: {', '.join(pro)} или {', '.join(con)}?"
+                return f"The sources disagree — which should I trust: {', '.join(pro)} or {', '.join(con)}?"
         if best is not None and best.belief >= self.config.policy.min_confidence:
             return None
         if suggestions:

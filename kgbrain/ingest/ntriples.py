@@ -9,6 +9,7 @@ shared, so a 230k-triple file costs little more memory than its distinct terms.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import re
 from collections.abc import Callable, Iterator
@@ -25,9 +26,7 @@ _IRI = r"<((?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
 _BNODE = r"(_:[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?)"
 _STRING = r"\"((?:[^\"\\\n\r]|\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)\""
 _LITERAL = _STRING + r"(?:\^\^" + _IRI + r"|@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*))?"
-_LINE = re.compile(
-    rf"[ \t]*(?:{_IRI}|{_BNODE})[ \t]*{_IRI}[ \t]*(?:{_IRI}|{_BNODE}|{_LITERAL})[ \t]*\.[ \t]*(?:#.*)?"
-)
+_LINE = re.compile(rf"[ \t]*(?:{_IRI}|{_BNODE})[ \t]*{_IRI}[ \t]*(?:{_IRI}|{_BNODE}|{_LITERAL})[ \t]*\.[ \t]*(?:#.*)?")
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 _PROGRESS_EVERY = 16384
@@ -44,12 +43,15 @@ def _unescape(text: str) -> str:
     return _ESCAPE.sub(_unescape_one, text) if "\\" in text else text
 
 
-def open_maybe_gzip(path: Path) -> tuple[BinaryIO, BinaryIO]:
-    """Open `path` for reading bytes, decompressing `.gz`; returns (stream, raw file for progress)."""
-    raw = path.open("rb")
-    if path.suffix.lower() == ".gz":
-        return gzip.GzipFile(fileobj=raw, mode="rb"), raw  # type: ignore[return-value]
-    return raw, raw
+@contextlib.contextmanager
+def open_maybe_gzip(path: Path) -> Iterator[tuple[BinaryIO, BinaryIO]]:
+    """Open `path` for reading bytes, decompressing `.gz`; yields (stream, raw file whose tell() is progress)."""
+    with path.open("rb") as raw:
+        if path.suffix.lower() == ".gz":
+            with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
+                yield unpacked, raw  # type: ignore[misc]
+        else:
+            yield raw, raw
 
 
 def read_ntriples(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Triple]:
@@ -58,13 +60,12 @@ def read_ntriples(path: Path, progress: Callable[[int], None] | None = None) -> 
     Raises:
         OntologyError: a line is not a valid N-Triples statement or not UTF-8 (names the file and line).
     """
-    stream, raw = open_maybe_gzip(path)
     shared: dict[str, str] = {}
     intern = shared.setdefault
     match = _LINE.fullmatch
     line_no = 0
     try:
-        with stream:
+        with open_maybe_gzip(path) as (stream, raw):
             for line_no, data in enumerate(stream, start=1):
                 if progress is not None and line_no % _PROGRESS_EVERY == 0:
                     progress(raw.tell())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import warnings
 import xml.sax
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -176,11 +177,12 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
     from rdflib.plugins.parsers.notation3 import BadSyntax
 
     graph: Any = rdflib.Dataset() if rdf_format in _DATASET_FORMATS else rdflib.Graph(bind_namespaces="none")
-    stream, _ = open_maybe_gzip(path)
     # A fixed base keeps relative IRIs (and so concept ids) independent of where the file lies.
     base = f"file:///{path.name}"
     try:
-        with stream:
+        with open_maybe_gzip(path) as (stream, _), warnings.catch_warnings():
+            # rdflib's JSON-LD and TriG parsers use its own deprecated ConjunctiveGraph API internally
+            warnings.simplefilter("ignore", DeprecationWarning)
             graph.parse(source=stream, format=rdf_format, publicID=base)
     except BadSyntax as exc:
         why = str(exc).splitlines()[1].removesuffix(" at ^ in:") if "\n" in str(exc) else str(exc)
@@ -199,7 +201,9 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None
     if rdf_format in _DATASET_FORMATS:
         # the graph a statement sits in is not part of kgbrain's model; a statement in two graphs is one
-        seen = {(s, p, o) for s, p, o, _ in graph.quads((None, None, None, None))}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            seen = {(s, p, o) for s, p, o, _ in graph.quads((None, None, None, None))}
         rows = iter(seen)
     else:
         rows = iter(graph)
@@ -216,4 +220,3 @@ def _term(t: Any, blank: type, literal: type) -> Term:
         datatype = None if lit.datatype is None else str(lit.datatype)
         return (str(lit), datatype, lit.language.lower() if lit.language else None)
     return str(t)
-

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from kgbrain.ingest.batch import LoadBatch
+from kgbrain.ingest.batch import FactColumns, LoadBatch
 from kgbrain.ingest.ntriples import Term, Triple
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
@@ -25,8 +25,7 @@ from kgbrain.knowledge import (
     SOURCE_PREDICATES,
     Annotation,
     Declaration,
-    Fact,
-    Literal,
+    Status,
 )
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -41,6 +40,7 @@ _PROPERTY_ROLES = frozenset({"Type", "SubPropertyOf", "InverseOf", "Domain", "Ra
 _CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
+_Value = tuple[str, str, "str | None"]  # a literal value: (lexical, kgbrain datatype, language)
 _CHECKED_DATATYPES = {"integer": int, "decimal": float, "double": float, "float": float}
 
 
@@ -64,6 +64,9 @@ class Mapping:
 def split_iri(iri: str) -> tuple[str, str]:
     """(namespace, local name): the cut is after the last '#' or '/'."""
     cut = max(iri.rfind("#"), iri.rfind("/"))
+    authority = iri.find("://")
+    if authority >= 0 and cut < authority + 3:  # https://pending.schema.org: a host, no local name
+        return iri, ""
     return iri[: cut + 1], iri[cut + 1 :]
 
 
@@ -84,7 +87,7 @@ class _Out:
     """Intermediate results: predicates stay IRIs until every predicate of the file is known (for naming)."""
 
     relations: list[tuple[str, str, str]] = field(default_factory=list)  # (subject id, predicate IRI | name, object id)
-    attributes: list[tuple[str, str, Literal]] = field(default_factory=list)
+    attributes: list[tuple[str, str, _Value]] = field(default_factory=list)
     # (predicate IRI, kind, value, whether the value is a predicate IRI too)
     declarations: list[tuple[str, str, str, bool]] = field(default_factory=list)
     annotations: list[Annotation] = field(default_factory=list)
@@ -295,7 +298,7 @@ class RdfMapper:
             out.relations.append((self._concept(s), "instance_of", self._concept(o)))
             out.mapped += 1
 
-    def _literal(self, o: tuple[str, str | None, str | None]) -> Literal:
+    def _literal(self, o: tuple[str, str | None, str | None]) -> _Value:
         lexical, datatype, lang = o
         kind = "string" if datatype is None else self.m.datatypes.get(datatype, datatype)
         if kind == "boolean":
@@ -304,10 +307,13 @@ class RdfMapper:
                 kind = datatype or kind
         elif kind in _CHECKED_DATATYPES:
             try:
-                _CHECKED_DATATYPES[kind](lexical)
+                number = _CHECKED_DATATYPES[kind](lexical)
             except ValueError:
                 kind = datatype or kind  # keep an ill-typed value as text under its own datatype IRI
-        return Literal(lexical, kind, None, _primary(lang))
+            else:
+                if kind == "integer":  # canonical form, as rdflib gives it: "007" and "+7" are the value 7
+                    lexical = str(number)
+        return lexical, kind, _primary(lang)
 
     # -- blank nodes ----------------------------------------------------------------------------
 
@@ -410,14 +416,19 @@ class RdfMapper:
         pred_iris |= {d[0] for d in out.declarations} | {d[2] for d in out.declarations if d[3]}
         names = self.predicate_names(pred_iris)
         source, trust = self.source, self.trust
-        facts = [Fact(s, names.get(p, p), object=o, source=source, trust=trust) for s, p, o in out.relations]
-        facts += [Fact(s, names[p], value=v, lang=v.lang, source=source, trust=trust) for s, p, v in out.attributes]
+        facts = _columns(
+            [(s, names.get(p, p), o) for s, p, o in out.relations],
+            [(s, names[p], v) for s, p, v in out.attributes],
+            source,
+            trust,
+        )
         declarations = sorted(
             {Declaration(names[p], kind, names[v] if is_pred else v) for p, kind, v, is_pred in out.declarations},
             key=lambda d: (d.predicate, d.kind, d.value),
         )
         annotations = [Annotation(self.concept_id(iri), "alias", iri) for iri in sorted(self._used)]
-        annotations += out.annotations
+        # sorted, so that the preferred label (the first one per language) does not depend on triple order
+        annotations += sorted(set(out.annotations), key=lambda a: (a.concept, a.kind, a.lang or "", a.text))
         return LoadBatch(
             file=self.file,
             facts=facts,
@@ -433,6 +444,35 @@ class RdfMapper:
                 "concepts_seen": len(self._used),
             },
         )
+
+
+def _columns(
+    relations: list[tuple[str, str, str]], attributes: list[tuple[str, str, _Value]], source: str, trust: float
+) -> FactColumns:
+    """Facts column-wise, as the bulk loader takes them (it computes the fact ids)."""
+    n_rel, n = len(relations), len(relations) + len(attributes)
+    langs = [v[2] for _, _, v in attributes]
+    return FactColumns.of(
+        {
+            "subject": [r[0] for r in relations] + [a[0] for a in attributes],
+            "predicate": [r[1] for r in relations] + [a[1] for a in attributes],
+            "object": [r[2] for r in relations] + [None] * len(attributes),
+            "lexical": [None] * n_rel + [v[0] for _, _, v in attributes],
+            "datatype": [None] * n_rel + [v[1] for _, _, v in attributes],
+            "unit": [None] * n,
+            "value_lang": [None] * n_rel + langs,
+            "polarity": [True] * n,
+            "confidence": [1.0] * n,
+            "source": [source] * n,
+            "trust": [trust] * n,
+            "authority": [None] * n,
+            "observed_at": [None] * n,
+            "loaded_at": [None] * n,
+            "status": [Status.ACTIVE.value] * n,
+            "lang": [None] * n_rel + langs,
+            "fact_id": [""] * n,
+        }
+    )
 
 
 def _predicate_word(text: str) -> str:

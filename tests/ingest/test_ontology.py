@@ -1,0 +1,355 @@
+"""Loading ontologies: the RDF/OWL mapping, checked against rdflib's own view of the real files in shared/."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import rdflib
+from click.testing import CliRunner
+from rdflib import OWL, RDF, RDFS, BNode, URIRef
+
+from kgbrain.api import Brain
+from kgbrain.cli import cli
+from kgbrain.errors import InputError, OntologyError
+from kgbrain.ingest.ntriples import read_ntriples
+from kgbrain.ingest.ontology import FORMATS, load_mapping, read_ontology, source_name
+from kgbrain.ingest.rdf_mapping import RdfMapper, snake_case
+from kgbrain.knowledge import Literal
+from tests.conftest import FIXTURES, SHARED
+
+ONTOLOGIES = SHARED / "data" / "ontologies"
+ZOO = FIXTURES / "ontology" / "zoo.ttl"
+BUILTIN = (str(RDF), str(RDFS), str(OWL))
+
+
+def rdflib_graph(path: Path) -> rdflib.Graph:
+    graph = rdflib.Graph()
+    if path.suffix == ".gz":
+        with gzip.open(path, "rb") as fh:
+            graph.parse(fh, format="nt")
+    else:
+        graph.parse(path, format={".ttl": "turtle", ".nt": "nt"}.get(path.suffix, "xml"))
+    return graph
+
+
+def expected_counts(graph: rdflib.Graph) -> dict[str, int]:
+    """What the mapping must give for a file without owl:sameAs, computed from rdflib's graph alone."""
+    named = {
+        (s, o) for s, o in graph.subject_objects(RDFS.subClassOf) if isinstance(s, URIRef) and isinstance(o, URIRef)
+    }
+    for a, b in graph.subject_objects(OWL.equivalentClass):
+        if isinstance(a, URIRef) and isinstance(b, URIRef):
+            named |= {(a, b), (b, a)}
+    disjoint = {
+        (a, b) for a, b in graph.subject_objects(OWL.disjointWith) if isinstance(a, URIRef) and isinstance(b, URIRef)
+    }
+    headers = set(graph.subjects(RDF.type, OWL.Ontology))
+    types = {
+        (s, o)
+        for s, o in graph.subject_objects(RDF.type)
+        if isinstance(s, URIRef) and isinstance(o, URIRef) and not str(o).startswith(BUILTIN) and s not in headers
+    }
+    return {"is_a": len(named), "disjoint_with": len(disjoint), "instance_of": len(types), "triples": len(graph)}
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "pizza/pizza.owl",
+        "lubm/univ-bench.owl",
+        "dbpedia/dbo-snapshots.ttl",
+        "schemaorg/schemaorg-current-https.ttl",
+    ],
+)
+def test_real_ontologies_map_as_rdflib_reads_them(brain: Brain, relative: str) -> None:
+    path = ONTOLOGIES / relative
+    want = expected_counts(rdflib_graph(path))
+    [report] = brain.load([path])
+    for predicate in ("is_a", "disjoint_with", "instance_of"):
+        assert report.per_predicate.get(predicate, 0) == want[predicate], predicate
+    assert report.extra["triples_read"] == want["triples"]
+    # nothing dropped silently: every triple is either mapped or counted as skipped
+    assert report.extra["triples_mapped"] + report.extra["triples_skipped"] == want["triples"]
+    assert brain.stats().predicates.get("is_a", 0) == want["is_a"]
+
+
+def test_pizza_class_expressions_are_counted_not_loaded(brain: Brain) -> None:
+    path = ONTOLOGIES / "pizza" / "pizza.owl"
+    graph = rdflib_graph(path)
+    [report] = brain.load([path])
+    blank_superclasses = sum(1 for o in graph.objects(None, RDFS.subClassOf) if isinstance(o, BNode))
+    blank_equivalents = sum(1 for o in graph.objects(None, OWL.equivalentClass) if isinstance(o, BNode))
+    expressions = sum(n for kind, n in report.skipped.items() if kind.startswith("class_expression:"))
+    assert expressions == blank_superclasses + blank_equivalents
+    assert report.skipped["class_expression:restriction"] == 175  # pizza's someValuesFrom/allValuesFrom superclasses
+    assert report.skipped["property_characteristic:inverse_functional"] == 3
+    margherita = brain.facts("pizza:Margherita")
+    assert {f.object for f in margherita.facts if f.predicate == "is_a"} == {"pizza:NamedPizza"}
+    assert (
+        brain.resolve("https://raw.githubusercontent.com/owlcs/pizza-ontology/refs/heads/master/pizza.owl#Margherita")
+        == "pizza:Margherita"
+    )
+    assert brain.resolve("Margherita") == "pizza:Margherita"
+
+
+def test_univ_bench_declares_predicates_for_the_reasoner(brain: Brain) -> None:
+    brain.load([ONTOLOGIES / "lubm" / "univ-bench.owl"])
+    predicates = {p["name"]: p for p in brain.store.run("predicates_all")}
+    assert predicates["sub_organization_of"]["transitive"] is True
+    assert predicates["head_of"]["sub_property_of"] == ["works_for"]
+    assert predicates["has_alumnus"]["inverse_of"] == "degree_from"
+    assert predicates["advisor"]["domain"] == "ub:Person"
+    assert predicates["advisor"]["range"] == "ub:Professor"
+
+
+def test_lubm_instance_data_gives_relations_and_typed_attributes(brain: Brain) -> None:
+    path = ONTOLOGIES / "lubm" / "University0_0.owl"
+    graph = rdflib_graph(path)
+    literal_triples = Counter(
+        snake_case(str(p).rsplit("#", 1)[1]) for _, p, o in graph if isinstance(o, rdflib.Literal)
+    )
+    [report] = brain.load([path])
+    for predicate, n in literal_triples.items():
+        assert report.per_predicate[predicate] == n, predicate
+    relations = sum(1 for s, p, o in graph if isinstance(o, URIRef) and p not in (RDF.type, OWL.imports))
+    attributes = sum(literal_triples.values())
+    core = report.per_predicate["instance_of"]
+    assert report.facts_added == relations + attributes + core
+    course = brain.facts("Department0.University0.edu:GraduateStudent1")
+    assert any(f.predicate == "takes_course" for f in course.facts)
+    name = next(f for f in course.facts if f.predicate == "name")
+    assert name.value == Literal("GraduateStudent1", "string")
+
+
+def test_large_gzipped_ntriples_stream_through_the_fast_reader() -> None:
+    # the 100k-triple LUBM file, mapped without the store (bench/ontology_load.py times the whole load,
+    # and checks the Gene Ontology the same way)
+    path = ONTOLOGIES / "lubm" / "lubm1_0.nt.gz"
+    want = expected_counts(rdflib_graph(path))
+    ticks: list[int] = []
+    batch = read_ontology(path, progress=ticks.append)
+    predicates = Counter(batch.facts.column("predicate"))
+    assert batch.extra["triples_read"] == want["triples"] == 100_573
+    assert predicates["instance_of"] == want["instance_of"]
+    assert predicates["takes_course"] == 21_489
+    assert batch.extra["triples_mapped"] + batch.extra["triples_skipped"] == want["triples"]
+    assert batch.skipped == {"ontology_header": 30}  # owl:imports of the 15 department files
+    assert len(ticks) >= 6
+    assert ticks == sorted(ticks)
+    assert ticks[-1] <= path.stat().st_size
+
+
+def test_schema_org_gives_one_knowledge_base_from_ttl_nt_and_rdf() -> None:
+    exports = []
+    for suffix in ("ttl", "nt", "rdf"):
+        with Brain.open(None) as b:
+            b.load([ONTOLOGIES / "schemaorg" / f"schemaorg-current-https.{suffix}"])
+            out = io.StringIO()
+            b.export(out)
+            rows = [json.loads(line) for line in out.getvalue().splitlines()]
+            for row in rows:
+                row.pop("loaded_at", None)
+            exports.append(sorted(json.dumps(r, sort_keys=True, ensure_ascii=False) for r in rows))
+    assert len(exports[0]) > 7000
+    assert exports[0] == exports[1] == exports[2]
+
+
+def test_fast_ntriples_reader_agrees_with_rdflib() -> None:
+    for path in (ONTOLOGIES / "schemaorg" / "schemaorg-current-https.nt", FIXTURES / "ontology" / "zoo.nt"):
+        graph = rdflib_graph(path)
+        theirs = {
+            (
+                str(s),
+                str(p),
+                (str(o), str(o.datatype) if o.datatype else None, o.language)
+                if isinstance(o, rdflib.Literal)
+                else str(o),
+            )
+            for s, p, o in graph
+            if not isinstance(s, BNode) and not isinstance(o, BNode)
+        }
+        ours = {
+            t
+            for t in read_ntriples(path)
+            if not t[0].startswith("_:") and not (isinstance(t[2], str) and t[2].startswith("_:"))
+        }
+        assert ours == theirs, path.name
+    says = next(t for t in read_ntriples(FIXTURES / "ontology" / "zoo.nt") if t[1].endswith("#says"))
+    assert says[2][0] == '"Meow"\n\tand \\ purr'
+
+
+def test_labels_in_russian_and_english_are_searchable(brain: Brain) -> None:
+    brain.load([ZOO])
+    for name in ("cat", "кошка", "Кот", "kitty", "http://example.org/zoo#Cat", "example.org/zoo:Cat"):
+        assert brain.resolve(name) == "example.org/zoo:Cat", name
+    assert brain.resolve("млекопитающее") == brain.resolve("mammal") == "example.org/zoo:Mammal"
+    cat = brain.facts("кошка")
+    assert cat.labels == {"en": "cat", "ru": "кошка"}
+    animal = brain.facts("животное")
+    assert animal.descriptions == {"en": "A living being.", "ru": "Живое существо."}
+    assert brain.facts("mammal").labels["en"] == "mammal"  # tagged en-GB
+
+
+def test_zoo_fixture_maps_every_rule(brain: Brain) -> None:
+    [report] = brain.load([ZOO], trust=0.8)
+    assert report.per_predicate["is_a"] == 7  # 5 subClassOf + Cat/Feline both ways
+    assert report.per_predicate["disjoint_with"] == 4  # Bird/Mammal + AllDisjointClasses(Cat, Dog, Mouse)
+    assert report.per_predicate["instance_of"] == 3
+    assert report.skipped == {
+        "annotation:other": 1,
+        "annotation:property": 1,
+        "class_expression:restriction": 1,
+        "class_expression:union": 1,
+        "ontology_header": 3,
+        "property_chain": 1,
+    }
+    assert report.extra["triples_mapped"] + report.extra["triples_skipped"] == report.extra["triples_read"] == 86
+    # owl:sameAs: one concept, both ids and both IRIs name it
+    tom = brain.resolve("Tom")
+    assert (
+        tom
+        == brain.resolve("http://example.net/other/Thomas")
+        == brain.resolve("example.org/zoo:tom")
+        == brain.resolve("Том")
+    )
+    facts = {f.predicate: f for f in brain.facts(tom).facts if f.subject == tom}
+    assert facts["has_parent"].object == "example.org/zoo:tomsMother"  # stated about the other IRI
+    assert facts["weight_kg"].value == Literal("4.5", "decimal")
+    assert facts["legs"].value == Literal("4", "integer")
+    assert facts["indoor"].value == Literal("true", "boolean")
+    assert facts["born"].value == Literal("1940-02-10", "date")
+    assert facts["nickname"].value == Literal("Томас", "string", lang="ru")
+    assert "note" not in facts  # an owl:AnnotationProperty
+    for f in brain.facts(tom).facts:
+        assert (f.source, f.trust) == ("zoo", 0.8)
+        assert f.loaded_at is not None
+    predicates = {p["name"]: p for p in brain.store.run("predicates_all")}
+    assert predicates["weight_kg"]["functional"] is True
+    assert predicates["weight_kg"]["range"] == "xsd:decimal"
+    assert predicates["has_ancestor"]["transitive"] is True
+    assert predicates["friend_of"]["symmetric"] is True
+    assert predicates["hunts"]["sub_property_of"] == ["eats"]
+    assert predicates["hunted_by"]["inverse_of"] == "hunts"
+    assert (predicates["eats"]["domain"], predicates["eats"]["range"]) == ("example.org/zoo:Animal",) * 2
+
+
+def test_loading_twice_adds_nothing_and_source_option_applies(brain: Brain) -> None:
+    [first] = brain.load([ZOO], source="zoo-v1")
+    [again] = brain.load([ZOO], source="zoo-v1")
+    assert first.facts_added > 0
+    assert (again.facts_added, again.concepts_created) == (0, 0)
+    assert {f.source for f in brain.facts("cat").facts} == {"zoo-v1"}
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"), [("zoo.jsonld", None), ("zoo.trig", None), ("zoo.ttl", "n3"), ("zoo.nt", "ntriples")]
+)
+def test_other_syntaxes_and_format_override(brain: Brain, name: str, fmt: str | None) -> None:
+    [report] = brain.load([FIXTURES / "ontology" / name], fmt=fmt)
+    assert report.per_predicate["is_a"] >= 1
+    assert brain.resolve("http://example.org/zoo#Cat") == "example.org/zoo:Cat"
+
+
+def test_gzip_of_any_syntax_and_source_name_without_extensions(brain: Brain, tmp_path: Path) -> None:
+    packed = tmp_path / "zoo.ttl.gz"
+    packed.write_bytes(gzip.compress(ZOO.read_bytes()))
+    [report] = brain.load([packed])
+    assert report.per_predicate["is_a"] == 7
+    assert source_name(packed) == source_name(ZOO) == "zoo"
+    assert source_name(Path("schema.org.v2.nt.gz")) == "schema.org.v2"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("bad.ttl", "bad.ttl:5: Bad syntax (expected '.'"),
+        ("bad.nt", "bad.nt:3: not a valid N-Triples statement"),
+        ("bad.owl", "bad.owl:4: bad RDF/XML: mismatched tag"),
+    ],
+)
+def test_malformed_file_names_file_and_line_and_changes_nothing(brain: Brain, name: str, message: str) -> None:
+    brain.load([ZOO])
+    before = brain.stats()
+    with pytest.raises(OntologyError) as err:
+        brain.load([FIXTURES / "ontology" / name])
+    assert str(err.value).startswith(message)
+    assert brain.stats() == before
+
+
+def test_broken_gzip_and_bad_utf8_are_ontology_errors(brain: Brain, tmp_path: Path) -> None:
+    truncated = tmp_path / "cut.nt.gz"
+    truncated.write_bytes(gzip.compress((FIXTURES / "ontology" / "zoo.nt").read_bytes())[:60])
+    with pytest.raises(OntologyError, match=r"cut\.nt\.gz"):
+        brain.load([truncated])
+    latin = tmp_path / "latin.nt"
+    latin.write_bytes(b'<http://e.org/a> <http://e.org/b> "caf\xe9" .\n')
+    with pytest.raises(OntologyError, match=r"latin.nt:1: not valid UTF-8"):
+        brain.load([latin])
+    assert brain.stats().facts == 0
+
+
+def test_unknown_format_is_an_input_error(tmp_path: Path) -> None:
+    odd = tmp_path / "data.xyz"
+    odd.write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match=r"'data.xyz': unknown file format"):
+        read_ontology(odd)
+    with pytest.raises(InputError, match=r"unknown format 'yaml'"):
+        read_ontology(ZOO, fmt="yaml")
+
+
+def test_cli_help_lists_formats_and_load_reports_skips(tmp_path: Path) -> None:
+    runner = CliRunner()
+    help_text = " ".join(runner.invoke(cli, ["load", "--help"]).stdout.split())
+    for fmt in ("ttl", "nt", "xml", "json-ld", "n3", "trig"):
+        assert fmt in help_text
+        assert fmt in FORMATS
+    db = str(tmp_path / "kb.kuzu")
+    result = runner.invoke(cli, ["--db", db, "load", str(ZOO), "--json"])
+    assert result.exit_code == 0, result.stderr
+    [report] = json.loads(result.stdout)
+    assert report["skipped"]["property_chain"] == 1
+    assert report["extra"]["triples_read"] == 86
+    result = runner.invoke(cli, ["--db", db, "load", str(ZOO)])
+    assert "skipped: annotation:other=1" in result.stdout
+    result = runner.invoke(cli, ["--db", db, "load", str(FIXTURES / "ontology" / "bad.nt")])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "Error: bad.nt:3: not a valid N-Triples statement: "
+        "'<http://example.org/zoo#Dog> <http://www.w3.org/2000/01/rdf-schema#subClassOf> \"'"
+    ]
+
+
+def test_predicate_names_are_snake_case_deterministic_and_collision_safe() -> None:
+    assert [snake_case(n) for n in ("knowsAbout", "HTMLParser", "part_of", "has-part", "weightKg")] == [
+        "knows_about",
+        "html_parser",
+        "part_of",
+        "has_part",
+        "weight_kg",
+    ]
+    mapper = RdfMapper(load_mapping(), file="x", source="x", trust=0.5)
+    names = mapper.predicate_names(
+        [
+            "http://b.org/ns#title",
+            "http://a.org/ns#title",
+            "http://dbpedia.org/ontology/range",
+            "https://schema.org/knowsAbout",
+            "https://kgbrain.dev/vocab#is_a",
+            "http://e.org/x#3dModel",
+        ]
+    )
+    assert names == {
+        "http://a.org/ns#title": "title",
+        "http://b.org/ns#title": "b_org_ns_title",
+        "http://dbpedia.org/ontology/range": "dbo_range",
+        "https://schema.org/knowsAbout": "knows_about",
+        "https://kgbrain.dev/vocab#is_a": "is_a",
+        "http://e.org/x#3dModel": "p_3d_model",
+    }
+    assert mapper.concept_id("http://www.Department0.University0.edu/Course1") == "Department0.University0.edu:Course1"
+    assert mapper.concept_id("https://pending.schema.org") == "https://pending.schema.org"

@@ -14,7 +14,7 @@ objects with a common parent), `ana.supported` (a stored similar_to fact), `ana.
 
 from __future__ import annotations
 
-import hashlib
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -36,6 +36,8 @@ PREDICATE_WEIGHT = 0.25
 INCOMING_FACTOR = 0.5
 HIERARCHY_FACTOR = 0.3  # sharing a parent class is attribute-like similarity; relations weigh more (Gentner)
 SKIP = frozenset({"similar_to"})  # the claim under test must not make itself true
+HIERARCHY = ("is_a", "instance_of")
+SHARED_HALF = 3  # shared relations at which an unsupported analogy reaches half of MEDIUM_CONFIDENCE
 CANDIDATES = 20
 
 
@@ -56,31 +58,44 @@ class Analogy:
 Signature = dict[str, float]
 
 
+def _fact_features(
+    s: str, p: str, o: str, polarity: bool, parents: Callable[[str], list[str]]
+) -> Iterable[tuple[str, str, float]]:
+    """(concept, feature, weight) contributions of one fact to its subject's and object's signatures."""
+    if p in SKIP:
+        return
+    sign = "" if polarity else "!"
+    factor = HIERARCHY_FACTOR if p in HIERARCHY else 1.0
+    yield s, f">{sign}{p}:{o}", EXACT_WEIGHT * factor
+    for parent in parents(o):
+        yield s, f">{sign}{p}:^{parent}", PARALLEL_WEIGHT * factor
+    yield s, f">{sign}{p}", PREDICATE_WEIGHT * factor
+    yield o, f"<{sign}{p}:{s}", EXACT_WEIGHT * INCOMING_FACTOR * factor
+    yield o, f"<{sign}{p}", PREDICATE_WEIGHT * INCOMING_FACTOR * factor
+
+
 def _features(
     facts: Iterable[tuple[str, str, str, bool]], concept: str, parents: Callable[[str], list[str]]
 ) -> Signature:
     sig: Signature = defaultdict(float)
     for s, p, o, polarity in facts:
-        if p in SKIP:
-            continue
-        sign = "" if polarity else "!"
-        factor = HIERARCHY_FACTOR if p in ("is_a", "instance_of") else 1.0
-        if s == concept:
-            sig[f">{sign}{p}:{o}"] += EXACT_WEIGHT * factor
-            for parent in parents(o):
-                sig[f">{sign}{p}:^{parent}"] += PARALLEL_WEIGHT * factor
-            sig[f">{sign}{p}"] += PREDICATE_WEIGHT * factor
-        if o == concept:
-            sig[f"<{sign}{p}:{s}"] += EXACT_WEIGHT * INCOMING_FACTOR * factor
-            sig[f"<{sign}{p}"] += PREDICATE_WEIGHT * INCOMING_FACTOR * factor
+        for c, feature, weight in _fact_features(s, p, o, polarity, parents):
+            if c == concept:
+                sig[feature] += weight
     return sig
+
+
+def _slot(feature: str) -> tuple[int, float]:
+    # crc32 is stable across processes (the index is built in one and queried in another) and fast.
+    h = zlib.crc32(feature.encode("utf-8"))
+    return h % DIM, 1.0 if (h >> 16) & 1 else -1.0
 
 
 def _vector(sig: Signature) -> np.ndarray:
     vec = np.zeros(DIM, dtype=np.float32)
     for feature, weight in sig.items():
-        h = int.from_bytes(hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest(), "little")
-        vec[h % DIM] += weight if (h >> 32) & 1 else -weight
+        slot, sign = _slot(feature)
+        vec[slot] += sign * weight
     norm = float(np.linalg.norm(vec))
     return vec / norm if norm else vec
 
@@ -119,18 +134,39 @@ class Analogies:
         return found
 
     def _build(self, fingerprint: dict[str, int]) -> VectorIndex:
-        by_concept: dict[str, list[tuple[str, str, str, bool]]] = defaultdict(list)
-        for r in self.store.iterate("ana_all_facts"):
-            fact = (r["subject"], r["predicate"], r["object"], bool(r["polarity"]))
-            by_concept[fact[0]].append(fact)
-            by_concept[fact[2]].append(fact)
+        # Signatures are additive, so each fact is added straight into its subject's and object's rows:
+        # one pass over the facts, one float32 matrix, no per-concept fact lists (200k concepts: ~100 MB).
         parents = self._parents()
-        names = sorted(by_concept)
+        rows: dict[str, int] = {}
+        matrix = np.zeros((1024, DIM), dtype=np.float32)
+        slots: dict[str, tuple[int, float]] = {}
+
+        def add(concept: str, feature: str, weight: float) -> None:
+            nonlocal matrix
+            row = rows.get(concept)
+            if row is None:
+                row = rows[concept] = len(rows)
+                if row >= len(matrix):
+                    matrix = np.concatenate([matrix, np.zeros_like(matrix)])
+            slot = slots.get(feature)
+            if slot is None:
+                slot = _slot(feature)
+                if len(slots) < 1_000_000:  # features repeat a lot (predicates, popular objects); cache those
+                    slots[feature] = slot
+            matrix[row, slot[0]] += slot[1] * weight
+
+        for r in self.store.iterate("ana_all_facts"):
+            for concept, feature, weight in _fact_features(
+                r["subject"], r["predicate"], r["object"], bool(r["polarity"]), parents
+            ):
+                add(concept, feature, weight)
+        names = sorted(rows, key=rows.__getitem__)
+        vectors = matrix[: len(names)]
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        vectors /= np.where(norms == 0, 1.0, norms)
         index = VectorIndex(DIM)
-        for start in range(0, len(names), 10_000):
-            chunk = names[start : start + 10_000]
-            vectors = np.stack([_vector(_features(by_concept[n], n, parents)) for n in chunk])
-            index.upsert(chunk, vectors)
+        for start in range(0, len(names), 20_000):
+            index.upsert(names[start : start + 20_000], vectors[start : start + 20_000])
         index.fingerprint = fingerprint
         self._save(index)
         return index
@@ -162,8 +198,13 @@ class Analogies:
 
     def _facts_of(self, concepts: list[str]) -> dict[str, list[dict[str, Any]]]:
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        wanted = set(concepts)
+        seen: set[tuple[str, str]] = set()
         for r in self.store.run("ana_facts_of", ids=concepts):
-            out[r["concept"]].append(r)
+            for concept in {r["subject"], r["object"]} & wanted:
+                if (concept, r["fact_id"]) not in seen:  # a fact between two wanted concepts comes back twice
+                    seen.add((concept, r["fact_id"]))
+                    out[concept].append(r)
         return out
 
     def _signatures(self, concepts: list[str]) -> dict[str, Signature]:
@@ -249,7 +290,13 @@ def _explain(
             continue
         ps = set(parents(o))
         for (q, o2), rb in sorted(b.items()):
-            if q == p and o2 != o and (q, o2) not in b.keys() & a.keys() and ps & set(parents(o2)):
+            if (
+                q == p
+                and p not in HIERARCHY
+                and o2 != o
+                and (q, o2) not in b.keys() & a.keys()
+                and ps & set(parents(o2))
+            ):
                 common = sorted(ps & set(parents(o2)))[0]
                 shared.append((p, o, o2))
                 # RULE ana.parallel-match: the same relation to different concepts of a common kind
@@ -288,7 +335,8 @@ def _explain(
         )
         confidence = min(conf, sim)
     else:
-        confidence = min(sim, MEDIUM_CONFIDENCE)
+        # More shared relations make a better hypothesis, but never more than MEDIUM_CONFIDENCE without evidence.
+        confidence = MEDIUM_CONFIDENCE * len(shared) / (len(shared) + SHARED_HALF)
         # RULE ana.hypothesis: an unsupported analogy is a hypothesis, capped below medium confidence
     steps.append(
         Step(

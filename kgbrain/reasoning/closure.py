@@ -29,12 +29,23 @@ class Link:
 class Hierarchy:
     """Parents of every concept as CSR arrays (offsets, targets, confidences) over integer concept ids."""
 
-    def __init__(self, edges: Iterable[tuple[str, str, float]]) -> None:
-        """Build from (child, parent, confidence) triples; duplicates keep the highest confidence."""
+    def __init__(self, edges: Iterable[tuple[str, str, float, str, str, bool]]) -> None:
+        """Build from (child, parent, confidence, fact_id, source, is instance_of) rows.
+
+        Each (child, parent) pair becomes one edge with the best confidence; every fact behind it is kept
+        (fact ids as fixed-width bytes, sources as indexes), so chain traces need no further query.
+        """
         index: dict[str, int] = {}
         names: list[str] = []
-        best: dict[tuple[int, int], float] = {}
-        for child, parent, conf in edges:
+        source_index: dict[str, int] = {}
+        self.source_names: list[str] = []
+        cs: list[int] = []
+        ps: list[int] = []
+        confs: list[float] = []
+        fids: list[bytes] = []
+        srcs: list[int] = []
+        kinds: list[bool] = []
+        for child, parent, conf, fid, source, instance in edges:
             c = index.get(child)
             if c is None:
                 c = index[child] = len(names)
@@ -45,21 +56,52 @@ class Hierarchy:
                 names.append(parent)
             if c == p:
                 continue
-            key = (c, p)
-            if best.get(key, -1.0) < conf:
-                best[key] = conf
+            si = source_index.get(source)
+            if si is None:
+                si = source_index[source] = len(self.source_names)
+                self.source_names.append(source)
+            cs.append(c)
+            ps.append(p)
+            confs.append(conf)
+            fids.append(fid.encode("utf-8"))
+            srcs.append(si)
+            kinds.append(instance)
         self.index = index
         self.names = names
         n = len(names)
-        pairs = sorted(best)
-        children = np.fromiter((c for c, _ in pairs), dtype=np.int64, count=len(pairs))
-        self.targets = np.fromiter((p for _, p in pairs), dtype=np.int32, count=len(pairs))
-        self.confidence = np.fromiter((best[k] for k in pairs), dtype=np.float32, count=len(pairs))
+        child_arr = np.asarray(cs, dtype=np.int64)
+        parent_arr = np.asarray(ps, dtype=np.int64)
+        conf_arr = np.asarray(confs, dtype=np.float32)
+        fid_arr = np.asarray(fids, dtype=f"S{max((len(f) for f in fids), default=1)}")
+        src_arr = np.asarray(srcs, dtype=np.int32)
+        kind_arr = np.asarray(kinds, dtype=bool)
+        del cs, ps, confs, fids, srcs, kinds
+        # Sort by child, parent, best confidence first; the first row of each pair is the edge.
+        order = np.lexsort((-conf_arr, parent_arr, child_arr))
+        key = child_arr[order] * max(n, 1) + parent_arr[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        edge_rows = order[first]
+        children = child_arr[edge_rows]
+        self.targets = parent_arr[edge_rows].astype(np.int32)
+        self.confidence = conf_arr[edge_rows]
+        self.fact_ids = fid_arr[edge_rows]
+        self.fact_sources = src_arr[edge_rows]
+        self.instance = kind_arr[edge_rows]  # the edge is instance_of (else is_a)
+        # The other facts behind an edge (same statement from more sources), by edge position.
+        self.more_facts: dict[int, list[tuple[str, str]]] = {}
+        if not first.all():
+            edge_pos = np.cumsum(first) - 1
+            for row_pos in np.nonzero(~first)[0].tolist():
+                row = int(order[row_pos])
+                self.more_facts.setdefault(int(edge_pos[row_pos]), []).append(
+                    (fid_arr[row].decode("utf-8"), self.source_names[int(src_arr[row])])
+                )
         self.offsets = np.zeros(n + 1, dtype=np.int64)
-        if len(pairs):
+        if len(edge_rows):
             np.add.at(self.offsets, children + 1, 1)
         np.cumsum(self.offsets, out=self.offsets)
-        self.edges = len(pairs)
+        self.edges = len(edge_rows)
 
     @classmethod
     def load(cls, store: GraphStore) -> Hierarchy:
@@ -69,7 +111,31 @@ class Hierarchy:
             StoreError: the store failed.
         """
         rows = store.iterate("ded_hierarchy_edges")
-        return cls((r["child"], r["parent"], float(r["confidence"])) for r in rows)
+        return cls(
+            (r["child"], r["parent"], float(r["confidence"]), r["fact_id"], r["source"] or "", bool(r["instance"]))
+            for r in rows
+        )
+
+    def _position(self, child: str, parent: str) -> int | None:
+        c, p = self.index.get(child), self.index.get(parent)
+        if c is None or p is None:
+            return None
+        lo, hi = int(self.offsets[c]), int(self.offsets[c + 1])
+        pos = lo + int(np.searchsorted(self.targets[lo:hi], p))
+        return pos if pos < hi and int(self.targets[pos]) == p else None
+
+    def predicate(self, child: str, parent: str) -> str:
+        """`instance_of` or `is_a`: how the edge child -> parent is stated."""
+        pos = self._position(child, parent)
+        return "instance_of" if pos is not None and bool(self.instance[pos]) else "is_a"
+
+    def facts(self, child: str, parent: str) -> list[tuple[str, str]]:
+        """(fact id, source) of every active positive fact behind the edge child -> parent, best first."""
+        pos = self._position(child, parent)
+        if pos is None:
+            return []
+        best = (self.fact_ids[pos].decode("utf-8"), self.source_names[int(self.fact_sources[pos])])
+        return [best, *self.more_facts.get(pos, [])]
 
     def parents(self, concept: str) -> list[tuple[str, float]]:
         """Direct parents of a concept with their confidence."""

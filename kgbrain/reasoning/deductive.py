@@ -16,7 +16,7 @@ Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kgbrain.reasoning.closure import Hierarchy, Link
 from kgbrain.reasoning.evidence import Evidence, fact_ids, sources, statement
@@ -47,6 +47,7 @@ class Deducer:
         self._predicates = predicates
         self._hierarchy = hierarchy
         self._exclusions: dict[str, list[Evidence]] | None = None
+        self._pre: _Prefetch | None = None
 
     def invalidate(self) -> None:
         """Forget cached exclusions (after a load)."""
@@ -81,31 +82,78 @@ class Deducer:
             explanation=explanation,
         )
 
+    def check_many(self, claims: Sequence[Claim]) -> list[Check]:
+        """`check` for many claims: the evidence of each batch is fetched with one query per kind.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        out: list[Check] = []
+        for start in range(0, len(claims), BATCH):
+            batch = claims[start : start + BATCH]
+            self._pre = self._prefetch(batch)
+            try:
+                out += [self.check(c) for c in batch]
+            finally:
+                self._pre = None
+        return out
+
+    def _prefetch(self, claims: Sequence[Claim]) -> _Prefetch:
+        h, table = self._hierarchy(), self._predicates()
+        pre = _Prefetch()
+        for c in claims:
+            if c.predicate in HIERARCHY:
+                pre.subjects.add(c.subject)
+                pre.objects.add(c.object)
+                pre.predicates.update(HIERARCHY)
+                continue
+            decl = table.get(c.predicate)
+            holders = [c.subject, *h.ancestors(c.subject)] if decl.inheritable else [c.subject]
+            preds = table.sub_properties(c.predicate)
+            if c.literal:
+                pre.value_subjects.update(holders)
+                pre.value_predicates.update(preds)
+                continue
+            pre.subjects.update(holders)
+            pre.objects.add(c.object)
+            pre.predicates.update(preds)
+            back = [*table.inverses(c.predicate), *([c.predicate] if decl.symmetric else [])]
+            if back:
+                pre.subjects.add(c.object)
+                pre.objects.add(c.subject)
+                pre.predicates.update(back)
+        if pre.subjects:
+            rows = self.store.run(
+                "ded_facts_between",
+                subjects=sorted(pre.subjects),
+                objects=sorted(pre.objects),
+                predicates=sorted(pre.predicates),
+            )
+            for r in rows:
+                e = Evidence.from_row(r)
+                pre.between.setdefault((e.subject, e.object), []).append(e)
+        if pre.value_subjects:
+            rows = self.store.run(
+                "ded_values_of", subjects=sorted(pre.value_subjects), predicates=sorted(pre.value_predicates)
+            )
+            for r in rows:
+                e = Evidence.from_row(r)
+                pre.values.setdefault(e.subject, []).append(e)
+        return pre
+
     def chain_steps(self, links: Sequence[Link]) -> list[Step]:
-        """One `ded.isa-transitive` step per hierarchy link, with the facts behind it."""
-        if not links:
-            return []
-        wanted = {(lk.child, lk.parent) for lk in links}
-        rows = [
-            r
-            for r in self.store.run("ded_edge_facts", children=sorted({lk.child for lk in links}))
-            if (r["child"], r["parent"]) in wanted
-        ]
-        by_pair: dict[tuple[str, str], list[dict[str, object]]] = {}
-        for r in rows:
-            if r["status"] == "active" and r["polarity"]:
-                by_pair.setdefault((r["child"], r["parent"]), []).append(r)
+        """One `ded.isa-transitive` step per hierarchy link, with the facts behind it (from the mirror)."""
+        h = self._hierarchy()
         steps = []
         for lk in links:
-            facts = by_pair.get((lk.child, lk.parent), [])
-            predicate = str(facts[0]["predicate"]) if facts else "is_a"
+            facts = h.facts(lk.child, lk.parent)
             # RULE ded.isa-transitive: x is_a y, y is_a z => x is_a z
             steps.append(
                 Step(
                     rule="ded.isa-transitive",
-                    conclusion=statement(lk.child, predicate, lk.parent),
-                    facts=tuple(str(f["fact_id"]) for f in facts),
-                    sources=tuple(dict.fromkeys(str(f["source"]) for f in facts if f["source"])),
+                    conclusion=statement(lk.child, h.predicate(lk.child, lk.parent), lk.parent),
+                    facts=tuple(f for f, _ in facts),
+                    sources=tuple(dict.fromkeys(src for _, src in facts if src)),
                     confidence=round(lk.confidence, 4),
                 )
             )
@@ -349,12 +397,43 @@ class Deducer:
     # -- queries -------------------------------------------------------------------------------
 
     def _between(self, subjects: list[str], objects: list[str], predicates: list[str]) -> list[Evidence]:
+        pre = self._pre
+        if pre is not None and pre.covers(subjects, objects, predicates):
+            wanted = set(predicates)
+            return [e for x in subjects for o in objects for e in pre.between.get((x, o), ()) if e.predicate in wanted]
         rows = self.store.run("ded_facts_between", subjects=subjects, objects=objects, predicates=predicates)
         return [Evidence.from_row(r) for r in rows]
 
     def _values(self, subjects: list[str], predicates: list[str]) -> list[Evidence]:
+        pre = self._pre
+        if pre is not None and pre.value_subjects.issuperset(subjects) and pre.value_predicates.issuperset(predicates):
+            wanted = set(predicates)
+            return [e for x in subjects for e in pre.values.get(x, ()) if e.predicate in wanted]
         rows = self.store.run("ded_values_of", subjects=subjects, predicates=predicates)
         return [Evidence.from_row(r) for r in rows]
+
+
+BATCH = 512  # claims whose evidence is fetched together
+
+
+@dataclass(slots=True)
+class _Prefetch:
+    """Evidence fetched for a batch of claims, and what it covers."""
+
+    subjects: set[str] = field(default_factory=set)
+    objects: set[str] = field(default_factory=set)
+    predicates: set[str] = field(default_factory=set)
+    between: dict[tuple[str, str], list[Evidence]] = field(default_factory=dict)
+    value_subjects: set[str] = field(default_factory=set)
+    value_predicates: set[str] = field(default_factory=set)
+    values: dict[str, list[Evidence]] = field(default_factory=dict)
+
+    def covers(self, subjects: list[str], objects: list[str], predicates: list[str]) -> bool:
+        return (
+            self.subjects.issuperset(subjects)
+            and self.objects.issuperset(objects)
+            and self.predicates.issuperset(predicates)
+        )
 
 
 def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:

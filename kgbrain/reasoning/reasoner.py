@@ -18,7 +18,7 @@ from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
-from kgbrain.reasoning.predicates import PredicateTable
+from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, language_of, parse_question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
@@ -129,7 +129,9 @@ class Reasoner:
         """
         names = {c[0] for c in claims} | {c[2] for c in claims}
         linked = self.linker.lookup_many(sorted(names))
-        out = []
+        out: list[Check | None] = []
+        todo: list[Claim] = []
+        where: list[int] = []
         for c in claims:
             subject, predicate, obj = c[0], c[1], c[2]
             polarity = bool(c[3]) if len(c) > 3 else True
@@ -138,13 +140,16 @@ class Reasoner:
             if s is None:
                 out.append(_unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject)))
                 continue
-            literal = o is None
-            claim = Claim(s, predicate, o if o is not None else obj, polarity, literal)
-            check = self.deducer.check(claim)
-            if literal and check.outcome is Outcome.UNKNOWN and predicate in ("is_a", "instance_of"):
-                check = _unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj))
-            out.append(check)
-        return out
+            if o is None and predicate in HIERARCHY:
+                out.append(_unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj)))
+                continue
+            # An object that names no concept is compared as an attribute value.
+            todo.append(Claim(s, predicate, o if o is not None else obj, polarity, o is None))
+            where.append(len(out))
+            out.append(None)
+        for i, check in zip(where, self.deducer.check_many(todo), strict=True):
+            out[i] = check
+        return [c for c in out if c is not None]
 
     # -- modes ---------------------------------------------------------------------------------
 

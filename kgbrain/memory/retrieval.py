@@ -23,7 +23,7 @@ from kgbrain.store.rows import fact_from_row
 # Concept id -> [(neighbour concept id, similarity 0..1)], e.g. the reasoner's analogy index.
 VectorSearch = Callable[[str, int], list[tuple[str, float]]]
 
-_MAX_NGRAM = 4
+_MAX_NGRAM = 6
 _FACTS_PER_QUERY = 500
 
 

@@ -93,9 +93,8 @@ def main() -> None:
     parser.add_argument("--skip-hooks", action="store_true", help="leave out the load with hooks (the slowest step)")
     args = parser.parse_args()
     steps = [s for s in RUNNERS if not (args.skip_hooks and s.endswith("hooks"))]
-    print(
-        f"| {'file':<28} | {'step':<18} | {'seconds':>7} | {'triples':>8} | {'triples/s':>9} | {'x rdflib':>8} | {'RSS MB':>6} |"
-    )
+    head = ("file", "step", "seconds", "triples", "triples/s", "x rdflib", "RSS MB")
+    print("| {:<28} | {:<18} | {:>7} | {:>8} | {:>9} | {:>8} | {:>6} |".format(*head))
     print(f"|{'-' * 30}|{'-' * 20}|{'-' * 8}:|{'-' * 9}:|{'-' * 10}:|{'-' * 9}:|{'-' * 7}:|")
     checks = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -110,9 +109,8 @@ def main() -> None:
                 )
             for key in ("is_a", "instance_of"):
                 ours, theirs = results["kgbrain load"][key], results["rdflib parse"][key]
-                checks.append(
-                    f"{data.name}: {key} facts {int(ours):,} vs rdflib {int(theirs):,} {'ok' if ours == theirs else 'MISMATCH'}"
-                )
+                verdict = "ok" if ours == theirs else "MISMATCH"
+                checks.append(f"{data.name}: {key} facts {int(ours):,} vs rdflib {int(theirs):,} {verdict}")
     print()
     print("\n".join(checks))
 

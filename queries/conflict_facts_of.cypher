@@ -1,9 +1,9 @@
 // Facts that can take part in a conflict (anything not retracted) whose subject is one of the given concepts.
-// `IN $ids` rather than UNWIND + lookup: inside a load transaction, Kùzu 0.11.3 returns wrong rows for
-// relationships created in that transaction through the UNWIND form (measured); this form only repeats
-// them, and callers de-duplicate by fact_id and take the new facts from memory.
-MATCH (s:Concept)-[r]->(o)
-WHERE s.id IN $ids AND r.fact_id IS NOT NULL AND r.status <> 'retracted'
+// Relationships created by a running load transaction come back wrong through this form in Kùzu 0.11.3;
+// callers skip them and take those facts from memory.
+UNWIND $ids AS cid
+MATCH (s:Concept {id: cid})-[r]->(o)
+WHERE r.fact_id IS NOT NULL AND r.status <> 'retracted'
 RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, label(o) AS object_table, o.id AS object,
        o.lexical AS lexical, o.datatype AS datatype, o.unit AS unit, o.lang AS value_lang,
        r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,

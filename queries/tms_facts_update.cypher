@@ -1,7 +1,5 @@
-// Set status and confidence of facts by id (parallel lists), in whichever fact table they live.
-// Matched from their subjects: inside a load transaction, Kùzu 0.11.3 does not find relationships created
-// in that transaction by a property filter over the relationship tables, but does through adjacency.
-MATCH (s:Concept)-[r]->()
-WHERE s.id IN $subjects AND list_contains($ids, r.fact_id)
-SET r.status = $statuses[list_position($ids, r.fact_id)],
-    r.confidence = $confidences[list_position($ids, r.fact_id)]
+// Set status and confidence of stored facts, each found from its subject.
+UNWIND $rows AS u
+MATCH (s:Concept {id: u.subject})-[r]->()
+WHERE r.fact_id = u.fact_id
+SET r.status = u.status, r.confidence = CAST(u.confidence, 'DOUBLE')

@@ -269,6 +269,30 @@ def facts_of_subjects(store: GraphStore, subjects: Iterable[str], *, fresh: Sequ
     return list(out.values())
 
 
+def facts_by_key(store: GraphStore, keys: Iterable[tuple[str, str]], *, fresh: Sequence[Fact] = ()) -> list[Fact]:
+    """Facts (not retracted) with one of the given (subject, predicate) pairs, each once (`fresh`: see
+    `facts_of_subjects`).
+
+    Raises:
+        StoreError: the store failed.
+    """
+    wanted = sorted(set(keys))
+    skip = {f.fact_id for f in fresh}
+    out: dict[str, Fact] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        part = wanted[start : start + _CHUNK]
+        subjects = sorted({s for s, _ in part})
+        predicates = sorted({p for _, p in part})
+        keep = set(part)
+        for r in store.iterate("conflict_facts_by_key", subjects=subjects, predicates=predicates):
+            fid = r["fact_id"]
+            if fid not in skip and fid not in out and (r["subject"], r["predicate"]) in keep:
+                out[fid] = fact_from_row(r)
+    want = set(wanted)
+    out.update((f.fact_id, f) for f in fresh if (f.subject, f.predicate) in want and f.status in LIVE)
+    return list(out.values())
+
+
 def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:
     """Facts by id, whatever their status (`fresh`: see `facts_of_subjects`).
 
@@ -307,41 +331,122 @@ def candidate_subjects(store: GraphStore, vocab: Vocabulary) -> set[str]:
     return subjects
 
 
+Links = dict[str, set[tuple[str, str]]]  # concept -> {(neighbour, fact_id)}
+
+
+def _walk(store: GraphStore, query: str, start: Iterable[str], *, up: bool) -> Links:
+    """Every instance_of / is_a link reachable from `start` (upwards or downwards), one bulk query per level."""
+    links: Links = defaultdict(set)
+    seen = set(start)
+    frontier = sorted(seen)
+    while frontier:
+        reached: set[str] = set()
+        for begin in range(0, len(frontier), _CHUNK):
+            for r in store.iterate(query, ids=frontier[begin : begin + _CHUNK]):
+                here, there = (r["concept"], r["parent"]) if up else (r["parent"], r["concept"])
+                links[here].add((there, r["fact_id"]))
+                if there not in seen:
+                    reached.add(there)
+        seen |= reached
+        frontier = sorted(reached)
+    return links
+
+
+def _reach(links: Links, start: str) -> set[str]:
+    """Concepts reachable from `start` in one step or more."""
+    found: set[str] = set()
+    stack = [start]
+    while stack:
+        for there, _ in links.get(stack.pop(), ()):
+            if there not in found:
+                found.add(there)
+                stack.append(there)
+    return found
+
+
+def _path(links: Links, start: str, goal: str) -> list[str]:
+    """Fact ids of a shortest path from `start` to `goal` (breadth first, ties broken by id)."""
+    back: dict[str, tuple[str, str]] = {}
+    frontier = [start]
+    while frontier and goal not in back:
+        nxt = []
+        for node in frontier:
+            for there, fact_id in sorted(links.get(node, ())):
+                if there not in back and there != start:
+                    back[there] = (node, fact_id)
+                    nxt.append(there)
+        frontier = nxt
+    facts = []
+    node = goal
+    while node != start:
+        node, fact_id = back[node]
+        facts.append(fact_id)
+    return facts[::-1]
+
+
 def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None) -> list[Contradiction]:
     """Concepts placed under two classes declared disjoint (relation conflicts reached through is_a).
 
-    Only the highest such concepts are reported: when a class violates the axiom, its sub-classes and
-    instances inherit the violation and are not reported again.
+    A concept below both classes of an axiom violates it (OWL 2 RL cax-dw). Only the highest violators are
+    reported: sub-classes and instances of a violating class inherit its violation and are not reported
+    again. The hierarchy is walked level by level with bulk queries, from the axioms' classes down (a full
+    scan, or a new axiom) or from the subjects of new instance_of / is_a facts up (a load).
+
+    Args:
+        store: the store.
+        fresh: when given (a load hook), only violations whose paths use one of these facts, which are
+            also taken from here instead of being read back (see `facts_of_subjects`).
 
     Raises:
         StoreError: the store failed.
     """
     new = {f.fact_id for f in fresh} if fresh is not None else None
-    rows = store.run("conflict_disjoint")
-    violators: dict[str, set[str]] = defaultdict(set)
-    for r in rows:
-        violators[r["axiom"]].add(r["concept"])
-    keep = []
-    for r in rows:
-        inherited = {r["left_step"], r["right_step"]} & violators[r["axiom"]]
-        involved = {r["axiom"], *r["left_facts"], *r["right_facts"]}
-        if not inherited and (new is None or involved & new):
-            keep.append(r)
-    wanted = {i for r in keep for i in (r["axiom"], *r["left_facts"], *r["right_facts"])}
+    axioms = {r["axiom"]: (r["left"], r["right"]) for r in store.run("conflict_disjoint_axioms")}
+    for f in fresh or ():  # axioms stored by the running transaction come from memory, not read back
+        axioms.pop(f.fact_id, None)
+        if f.predicate == "disjoint_with" and f.polarity and f.status is Status.ACTIVE and f.object is not None:
+            axioms[f.fact_id] = (f.subject, f.object)
+    if not axioms:
+        return []
+    members = {f.subject for f in fresh or () if f.predicate in MEMBERSHIP}
+    whole = [a for a in axioms if new is None or a in new]  # axioms whose every violation must be found
+    candidates: dict[str, set[str]] = {a: set(members) for a in axioms}
+    if whole:
+        down = _walk(store, "conflict_children", {c for a in whole for c in axioms[a]}, up=False)
+        for a in whole:
+            left, right = axioms[a]
+            candidates[a] |= _reach(down, left) & _reach(down, right)
+    suspects = set().union(*candidates.values())
+    if not suspects:
+        return []
+    up = _walk(store, "conflict_parents", suspects, up=True)
+    above = {x: _reach(up, x) for x in suspects | {p for x in suspects for p, _ in up.get(x, ())}}
+    rows = []
+    for a, xs in sorted(candidates.items()):
+        left, right = axioms[a]
+        for x in sorted(xs):
+            if not {left, right} <= above[x]:
+                continue
+            if any({left, right} <= above[p] for p, _ in up.get(x, ())):
+                continue  # inherited from a parent that violates the axiom itself
+            rows.append((a, x, _path(up, x, left), _path(up, x, right)))
+    if new is not None:
+        rows = [r for r in rows if new & {r[0], *r[2], *r[3]}]
+    wanted = {i for a, _, left_facts, right_facts in rows for i in (a, *left_facts, *right_facts)}
     facts = facts_by_id(store, wanted, fresh=[f for f in fresh or () if f.fact_id in wanted])
     trust = _trust_for(store, facts.values())
     found = {}
-    for r in keep:
-        ids = sorted({r["axiom"], *r["left_facts"], *r["right_facts"]})
+    for a, x, left_facts, right_facts in rows:
+        ids = sorted({a, *left_facts, *right_facts})
         c = Contradiction(
             ConflictType.RELATION_CONFLICT,
             tuple(facts[i] for i in ids),
-            f"{r['axiom']}@{r['concept']}",
+            f"{a}@{x}",
             # The concept's own membership links are in doubt, not the axiom or the rest of the hierarchy.
-            doubted=tuple(sorted({r["left_facts"][0], r["right_facts"][0]})),
-            concept=r["concept"],
-            axiom=r["axiom"],
-            trust=trust,
+            doubted=tuple(sorted({left_facts[0], right_facts[0]})),
+            concept=x,
+            axiom=a,
+            trust={facts[i].source: trust[facts[i].source] for i in ids if facts[i].source in trust},
         )
         found[c.id] = c
     return [found[k] for k in sorted(found)]
@@ -367,11 +472,18 @@ def detect_new(store: GraphStore, added: Sequence[Fact]) -> list[Contradiction]:
     """
     if not added:
         return []
+    added = list(added)  # a load report may build its facts lazily; build them once
     vocab = load_vocabulary(store)
-    subjects = {f.subject for f in added}
-    # A symmetric statement may be contradicted by one stored in the other direction.
-    subjects |= {f.object for f in added if f.object is not None and f.predicate in vocab.symmetric}
-    facts = facts_of_subjects(store, subjects, fresh=added)
+    opposite: dict[str, set[str]] = defaultdict(set)
+    for p, q in vocab.opposites:
+        opposite[p].add(q)
+    keys = set()
+    for f in added:
+        for predicate in (f.predicate, *opposite.get(f.predicate, ())):
+            keys.add((f.subject, predicate))
+            if f.object is not None and f.predicate in vocab.symmetric:
+                keys.add((f.object, predicate))  # a symmetric statement may be stored the other way round
+    facts = facts_by_key(store, keys, fresh=added)
     new = {f.fact_id for f in added}
     found = find_contradictions(facts, vocab, new=new, trust=_trust_for(store, facts))
     if any(f.predicate in MEMBERSHIP or f.predicate == "disjoint_with" for f in added):

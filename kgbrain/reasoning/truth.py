@@ -16,7 +16,7 @@ result in any order. Only a person's decision brings a fact back to `active`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
@@ -280,12 +280,26 @@ def plan(c: Contradiction, state: State, trust: dict[str, float], now: datetime)
 # -- recording in the store -------------------------------------------------------------------
 
 
-def _write_facts(store: GraphStore, changed: Mapping[str, tuple[float, Status]], subjects: Mapping[str, str]) -> None:
+def _write_facts(
+    store: GraphStore,
+    changed: Mapping[str, tuple[float, Status]],
+    subjects: Mapping[str, str],
+    fresh: Collection[str] = (),
+) -> None:
+    """Write new confidences and statuses; `fresh` facts were stored by the running transaction."""
     items = sorted(changed.items())
-    for start in range(0, len(items), 5_000):
-        part = items[start : start + 5_000]
+    stored = [(i, c) for i, c in items if i not in fresh]
+    for start in range(0, len(stored), 10_000):
+        rows = [
+            {"subject": subjects[i], "fact_id": i, "status": status.value, "confidence": round(float(conf), 6)}
+            for i, (conf, status) in stored[start : start + 10_000]
+        ]
+        store.run("tms_facts_update", rows=rows)
+    new = [(i, c) for i, c in items if i in fresh]
+    for start in range(0, len(new), 2_000):
+        part = new[start : start + 2_000]
         store.run(
-            "tms_facts_update",
+            "tms_facts_update_fresh",
             subjects=sorted({subjects[i] for i, _ in part}),
             ids=[i for i, _ in part],
             statuses=[status.value for _, (_, status) in part],
@@ -293,7 +307,13 @@ def _write_facts(store: GraphStore, changed: Mapping[str, tuple[float, Status]],
         )
 
 
-def record(store: GraphStore, found: Sequence[Contradiction], *, now: datetime | None = None) -> list[ConflictRecord]:
+def record(
+    store: GraphStore,
+    found: Sequence[Contradiction],
+    *,
+    now: datetime | None = None,
+    fresh: Collection[str] = (),
+) -> list[ConflictRecord]:
     """Store conflicts not recorded before, applying each one's automatic resolution.
 
     Re-detecting a recorded conflict changes nothing (its key is known), so scans are idempotent.
@@ -340,7 +360,7 @@ def record(store: GraphStore, found: Sequence[Contradiction], *, now: datetime |
         records.append(rec)
         rows.append(_row(rec, c.key))
     subjects = {f.fact_id: f.subject for c in new for f in c.facts}
-    _write_facts(store, {i: s for i, s in state.items() if s != initial[i]}, subjects)
+    _write_facts(store, {i: s for i, s in state.items() if s != initial[i]}, subjects, fresh)
     set_trust(store, {s: t for s, t in trust.items() if trust_before.get(s) != t})
     for start in range(0, len(rows), 10_000):
         store.run("conflict_add", rows=rows[start : start + 10_000])
@@ -544,4 +564,5 @@ def record_on_load(store: GraphStore, added: Sequence[Fact]) -> list[ConflictRec
     Raises:
         StoreError: the store failed.
     """
-    return record(store, detect_new(store, added))
+    added = list(added)
+    return record(store, detect_new(store, added), fresh={f.fact_id for f in added})

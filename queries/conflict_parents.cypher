@@ -1,0 +1,4 @@
+// Direct active positive instance_of / is_a links up from the given concepts (one level of an upward walk).
+MATCH (x:Concept)-[r:IS_A|INSTANCE_OF]->(p:Concept)
+WHERE x.id IN $ids AND r.polarity AND r.status = 'active'
+RETURN x.id AS concept, p.id AS parent, r.fact_id AS fact_id

@@ -6,13 +6,11 @@ neurons → neuron), which is enough for labels that differ from the text by an 
 get a "did you mean" list from the closest term keys.
 """
 
-# ruff: noqa: RUF001  (Russian text is intended, not a confusable Latin lookalike)
-
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 
 from kgbrain.knowledge import normalize_term
@@ -73,6 +71,7 @@ _RU_ENDINGS = sorted(
 )
 _EN_ENDINGS = ("ies", "es", "s")
 MIN_STEM = 3
+CACHE_SIZE = 200_000  # resolved names kept between loads
 _WORD = re.compile(r"[\w\-]+", re.UNICODE)
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
@@ -102,16 +101,19 @@ class Mention:
 
 
 class Linker:
-    """Resolves names to concept ids; the stem index is built on first need and dropped after a load."""
+    """Resolves names to concept ids; resolutions and the stem index are cached until the next load."""
 
-    def __init__(self, store: GraphStore) -> None:
-        """Link against `store`."""
+    def __init__(self, store: GraphStore, known: Callable[[], Container[str]] | None = None) -> None:
+        """Link against `store`; `known` gives ids known to exist without a query (the reasoner's mirror)."""
         self.store = store
+        self._known = known
+        self._cache: dict[str, str | None] = {}
         self._stems: dict[str, list[str]] | None = None
         self._keys: list[str] | None = None
 
     def invalidate(self) -> None:
-        """Forget cached term indexes (called after a load)."""
+        """Forget cached resolutions and term indexes (called after a load)."""
+        self._cache = {}
         self._stems = None
         self._keys = None
 
@@ -121,34 +123,30 @@ class Linker:
         Raises:
             StoreError: the store failed.
         """
+        if name in self._cache:
+            return self._cache[name]
+        found = self._resolve(name)
+        if len(self._cache) > CACHE_SIZE:
+            self._cache = {}
+        self._cache[name] = found
+        return found
+
+    def _resolve(self, name: str) -> str | None:
         if not name.strip():
             return None
-        if self.store.run("concepts_existing", ids=[name]):
+        if self._known is not None and name in self._known():
             return name
-        key = normalize_term(name)
-        rows = self.store.run("link_terms", keys=[key])
-        if rows:
-            return _pick([r["concept"] for r in rows])
-        found = self._stem_index().get(stem_key(key))
+        if self.store.run("link_concept", id=name):
+            return name
+        exact = self._exact(normalize_term(name))
+        if exact:
+            return exact
+        found = self._stem_index().get(stem_key(name))
         return _pick(found) if found else None
 
     def lookup_many(self, names: Sequence[str]) -> dict[str, str | None]:
-        """`lookup` for many names, with one query for the exact keys."""
-        keys = {n: normalize_term(n) for n in names}
-        exact: dict[str, list[str]] = {}
-        for r in self.store.run("link_terms", keys=sorted(set(keys.values()))):
-            exact.setdefault(r["key"], []).append(r["concept"])
-        ids = {r["id"] for r in self.store.run("concepts_existing", ids=list(set(names)))} if names else set()
-        out: dict[str, str | None] = {}
-        for n in names:
-            if n in ids:
-                out[n] = n
-            elif keys[n] in exact:
-                out[n] = _pick(exact[keys[n]])
-            else:
-                found = self._stem_index().get(stem_key(keys[n]))
-                out[n] = _pick(found) if found else None
-        return out
+        """`lookup` for many names."""
+        return {n: self.lookup(n) for n in names}
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Term keys close to `name` ("did you mean")."""
@@ -179,10 +177,8 @@ class Linker:
                     taken.update(span)
         return sorted(found, key=lambda m: m.start)
 
-    def _exact(self, phrase: str) -> str | None:
-        index = self._stem_index()
-        del index
-        rows = self.store.run("link_terms", keys=[phrase])
+    def _exact(self, key: str) -> str | None:
+        rows = self.store.run("link_term", key=key)
         return _pick([r["concept"] for r in rows]) if rows else None
 
     def _stem_index(self) -> dict[str, list[str]]:

@@ -25,6 +25,7 @@ import numpy as np
 
 from kgbrain.reasoning.analogy_index import VectorIndex
 from kgbrain.reasoning.closure import Hierarchy
+from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.trace import Step
 from kgbrain.reasoning.uncertainty import MEDIUM_CONFIDENCE
 from kgbrain.store.protocol import GraphStore
@@ -103,9 +104,16 @@ def _vector(sig: Signature) -> np.ndarray:
 class Analogies:
     """The analogy index of one store: built lazily, persisted in `folder`, updated by load hooks."""
 
-    def __init__(self, store: GraphStore, hierarchy: Callable[[], Hierarchy], folder: Path | None) -> None:
-        """Index the concepts of `store`; persist in `folder` (None: memory only)."""
+    def __init__(
+        self,
+        store: GraphStore,
+        graph: Callable[[], FactGraph],
+        hierarchy: Callable[[], Hierarchy],
+        folder: Path | None,
+    ) -> None:
+        """Index the concepts of `store` (read through the `graph` mirror); persist in `folder` (None: memory)."""
         self.store = store
+        self._graph = graph
         self._hierarchy = hierarchy
         self.folder = folder
         self._index: VectorIndex | None = None
@@ -155,10 +163,12 @@ class Analogies:
                     slots[feature] = slot
             matrix[row, slot[0]] += slot[1] * weight
 
-        for r in self.store.iterate("ana_all_facts"):
-            for concept, feature, weight in _fact_features(
-                r["subject"], r["predicate"], r["object"], bool(r["polarity"]), parents
-            ):
+        g = self._graph()
+        names_of, preds_of = g.names, g.pred_names
+        for s, p, o, polarity in zip(
+            g.subject.tolist(), g.predicate.tolist(), g.object.tolist(), g.polarity.tolist(), strict=True
+        ):
+            for concept, feature, weight in _fact_features(names_of[s], preds_of[p], names_of[o], polarity, parents):
                 add(concept, feature, weight)
         names = sorted(rows, key=rows.__getitem__)
         vectors = matrix[: len(names)]
@@ -197,14 +207,24 @@ class Analogies:
         self._save(self._index)
 
     def _facts_of(self, concepts: list[str]) -> dict[str, list[dict[str, Any]]]:
+        g = self._graph()
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        wanted = set(concepts)
-        seen: set[tuple[str, str]] = set()
-        for r in self.store.run("ana_facts_of", ids=concepts):
-            for concept in {r["subject"], r["object"]} & wanted:
-                if (concept, r["fact_id"]) not in seen:  # a fact between two wanted concepts comes back twice
-                    seen.add((concept, r["fact_id"]))
-                    out[concept].append(r)
+        for concept in concepts:
+            seen: set[str] = set()
+            for e in [*g.out(concept), *g.into(concept)]:
+                if e.fact_id not in seen:  # a fact from a concept to itself is both out and in
+                    seen.add(e.fact_id)
+                    out[concept].append(
+                        {
+                            "subject": e.subject,
+                            "predicate": e.predicate,
+                            "object": e.object,
+                            "polarity": e.polarity,
+                            "fact_id": e.fact_id,
+                            "confidence": e.confidence,
+                            "source": e.source,
+                        }
+                    )
         return out
 
     def _signatures(self, concepts: list[str]) -> dict[str, Signature]:

@@ -11,10 +11,13 @@ Rule ids: `asc.definition`, `asc.concept-chain`, `asc.neighbourhood`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from kgbrain.reasoning.closure import Hierarchy, Link
+from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.trace import Step
-from kgbrain.store.protocol import GraphStore
 
 # Relation weights for spreading activation; hierarchy and parts weigh most, generic relations least.
 RELATION_WEIGHT = {
@@ -34,6 +37,7 @@ INCOMING_FACTOR = 0.8  # a fact pointing at the concept says less about it than 
 HOP_DECAY = 0.5
 MAX_DEPTH = 2
 FRONTIER = 10  # concepts expanded per hop
+FAN_OUT = 200  # facts read per concept and direction (the most confident), so hubs stay cheap
 CHAIN_DEPTH = 4
 
 
@@ -63,12 +67,8 @@ class Neighbourhood:
     steps: tuple[Step, ...] = field(default=())
 
 
-def explore(store: GraphStore, hierarchy: Hierarchy, concept: str, *, limit: int = 8) -> Neighbourhood:
-    """Spread activation from `concept` for MAX_DEPTH hops and climb its concept chain.
-
-    Raises:
-        StoreError: the store failed.
-    """
+def explore(graph: FactGraph, hierarchy: Hierarchy, concept: str, *, limit: int = 8) -> Neighbourhood:
+    """Spread activation from `concept` for MAX_DEPTH hops and climb its concept chain."""
     best: dict[str, Neighbour] = {}
     seen = {concept}
     frontier = [concept]
@@ -76,7 +76,7 @@ def explore(store: GraphStore, hierarchy: Hierarchy, concept: str, *, limit: int
     for depth in range(1, MAX_DEPTH + 1):
         if not frontier:
             break
-        rows = store.run("asc_neighbours", ids=frontier)
+        rows = _around(graph, frontier)
         reached: dict[str, float] = {}
         for r in rows:
             other = r["other"]
@@ -129,6 +129,30 @@ def explore(store: GraphStore, hierarchy: Hierarchy, concept: str, *, limit: int
             )
         )
     return Neighbourhood(concept, tuple(chain), tuple(ranked), tuple(steps))
+
+
+def _around(graph: FactGraph, frontier: list[str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for origin in frontier:
+        for direction, positions in (("out", graph.out_positions(origin)), ("in", graph.in_positions(origin))):
+            if len(positions) > FAN_OUT:
+                top = np.argpartition(-graph.confidence[positions], FAN_OUT)[:FAN_OUT]
+                positions = np.sort(positions[top])
+            for e in graph.evidence(positions.tolist()):
+                other = e.object if direction == "out" else e.subject
+                rows.append(
+                    {
+                        "origin": origin,
+                        "other": other,
+                        "predicate": e.predicate,
+                        "polarity": e.polarity,
+                        "confidence": e.confidence,
+                        "fact_id": e.fact_id,
+                        "source": e.source,
+                        "direction": direction,
+                    }
+                )
+    return rows
 
 
 def concept_chain(hierarchy: Hierarchy, concept: str, depth: int = CHAIN_DEPTH) -> list[Link]:

@@ -2,8 +2,8 @@
 
 Theory: a qualitative causal network (Pearl, *Causality*, 2009, ch. 1) read as noisy links: the strength of
 a chain is the product of its links' confidences, and a `prevents` link flips the sign of everything
-downstream (A causes B, B prevents C ⇒ A works against C). The active causal edges are read once
-through Cypher (queries/cau_all_edges.cypher) into an in-memory adjacency mirror, rebuilt after each load:
+downstream (A causes B, B prevents C ⇒ A works against C). The active causal edges come from the
+in-memory FactGraph mirror (queries/graph_active_facts.cypher), rebuilt after each load:
 measured in bench/reasoning.py, per-hop frontier queries cost tens to hundreds of milliseconds on a 200,000-
 edge graph while a walk over the mirror costs well under one. The neighbourhood is taken breadth-first
 (each node once, so cycles terminate), then simple paths are enumerated best-first within it.
@@ -17,9 +17,12 @@ import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kgbrain.reasoning.trace import Step
-from kgbrain.store.protocol import GraphStore
+import numpy as np
 
+from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.trace import Step
+
+CAUSAL = ("causes", "enables", "leads_to", "prevents")
 MAX_HOPS = 6
 MAX_NODES = 5_000  # frontier budget: a dense causal graph is explored this far and no further
 MAX_EXPANSIONS = 20_000
@@ -100,31 +103,37 @@ class CausalPath:
 
 
 class CausalGraph:
-    """Active positive causal edges by subject and by object."""
+    """The active positive causal edges of the FactGraph mirror, by subject and by object (built per node)."""
 
-    def __init__(self, links: list[CausalLink]) -> None:
-        """Index the links both ways."""
-        self.out: dict[str, list[CausalLink]] = {}
-        self.into: dict[str, list[CausalLink]] = {}
-        for lk in sorted(links, key=lambda lk: (-lk.confidence, lk.fact_id)):
-            self.out.setdefault(lk.subject, []).append(lk)
-            self.into.setdefault(lk.object, []).append(lk)
+    def __init__(self, graph: FactGraph) -> None:
+        """View `graph`'s causes/enables/leads_to/prevents facts."""
+        self.graph = graph
+        self._ids = np.asarray([graph.predicate_id(p) for p in CAUSAL], dtype=np.int16)
+        self._out: dict[str, list[CausalLink]] = {}
+        self._in: dict[str, list[CausalLink]] = {}
 
-    @classmethod
-    def load(cls, store: GraphStore) -> CausalGraph:
-        """Read every active causal edge.
+    def _links(self, positions: np.ndarray) -> list[CausalLink]:
+        g = self.graph
+        keep = positions[np.isin(g.predicate[positions], self._ids) & g.polarity[positions]]
+        links = [
+            CausalLink(e.subject, e.predicate, e.object, e.confidence, e.fact_id, e.source)
+            for e in g.evidence(keep.tolist())
+        ]
+        return sorted(links, key=lambda lk: (-lk.confidence, lk.fact_id))
 
-        Raises:
-            StoreError: the store failed.
-        """
-        return cls(
-            [
-                CausalLink(
-                    r["subject"], r["predicate"], r["object"], float(r["confidence"]), r["fact_id"], r["source"] or ""
-                )
-                for r in store.iterate("cau_all_edges")
-            ]
-        )
+    def out(self, concept: str) -> list[CausalLink]:
+        """Causal links leaving `concept`, strongest first."""
+        found = self._out.get(concept)
+        if found is None:
+            found = self._out[concept] = self._links(self.graph.out_positions(concept))
+        return found
+
+    def into(self, concept: str) -> list[CausalLink]:
+        """Causal links entering `concept`, strongest first."""
+        found = self._in.get(concept)
+        if found is None:
+            found = self._in[concept] = self._links(self.graph.in_positions(concept))
+        return found
 
 
 def _expand(graph: CausalGraph, start: str, *, forward: bool, hops: int = MAX_HOPS) -> dict[str, list[CausalLink]]:
@@ -132,13 +141,13 @@ def _expand(graph: CausalGraph, start: str, *, forward: bool, hops: int = MAX_HO
     adjacency: dict[str, list[CausalLink]] = {}
     seen = {start}
     frontier = [start]
-    table = graph.out if forward else graph.into
+    step = graph.out if forward else graph.into
     for _ in range(hops):
         if not frontier or len(seen) > MAX_NODES:
             break
         nxt: list[str] = []
         for here in frontier:
-            links = table.get(here, [])
+            links = step(here)
             if links:
                 adjacency[here] = links
             for link in links:

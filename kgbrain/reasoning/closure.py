@@ -1,7 +1,7 @@
 """An in-memory mirror of the active `is_a`/`instance_of` hierarchy, for fast closure queries.
 
-Kùzu stays the source of truth; this mirror holds only (child, parent, confidence) of active positive edges,
-as integer arrays, and is rebuilt lazily after a load. Measured (bench/reasoning.py): Kùzu's BFS form
+Kùzu stays the source of truth; this view of the FactGraph mirror holds the active positive edges as
+integer arrays, and is rebuilt lazily after a load. Measured (bench/reasoning.py): Kùzu's BFS form
 `-[:IS_A* SHORTEST 1..30]->` answers ancestors in milliseconds and caps depth at 30 hops per query, while a
 breadth-first walk over this mirror answers in well under a millisecond and has no depth limit, so a
 100,000-level chain is one walk instead of thousands of queries.
@@ -9,12 +9,11 @@ breadth-first walk over this mirror answers in well under a millisecond and has 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from kgbrain.store.protocol import GraphStore
+from kgbrain.reasoning.graph import FactGraph
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,92 +28,46 @@ class Link:
 class Hierarchy:
     """Parents of every concept as CSR arrays (offsets, targets, confidences) over integer concept ids."""
 
-    def __init__(self, edges: Iterable[tuple[str, str, float, str, str, bool]]) -> None:
-        """Build from (child, parent, confidence, fact_id, source, is instance_of) rows.
+    def __init__(self, graph: FactGraph) -> None:
+        """The active positive is_a / instance_of edges of `graph` (sharing its integer concept ids).
 
-        Each (child, parent) pair becomes one edge with the best confidence; every fact behind it is kept
-        (fact ids as fixed-width bytes, sources as indexes), so chain traces need no further query.
+        Each (child, parent) pair becomes one edge with the best confidence; the other facts behind it (the
+        same statement from more sources) are kept aside, so chain traces need no further query.
         """
-        index: dict[str, int] = {}
-        names: list[str] = []
-        source_index: dict[str, int] = {}
-        self.source_names: list[str] = []
-        cs: list[int] = []
-        ps: list[int] = []
-        confs: list[float] = []
-        fids: list[bytes] = []
-        srcs: list[int] = []
-        kinds: list[bool] = []
-        for child, parent, conf, fid, source, instance in edges:
-            c = index.get(child)
-            if c is None:
-                c = index[child] = len(names)
-                names.append(child)
-            p = index.get(parent)
-            if p is None:
-                p = index[parent] = len(names)
-                names.append(parent)
-            if c == p:
-                continue
-            si = source_index.get(source)
-            if si is None:
-                si = source_index[source] = len(self.source_names)
-                self.source_names.append(source)
-            cs.append(c)
-            ps.append(p)
-            confs.append(conf)
-            fids.append(fid.encode("utf-8"))
-            srcs.append(si)
-            kinds.append(instance)
-        self.index = index
-        self.names = names
-        n = len(names)
-        child_arr = np.asarray(cs, dtype=np.int64)
-        parent_arr = np.asarray(ps, dtype=np.int64)
-        conf_arr = np.asarray(confs, dtype=np.float32)
-        fid_arr = np.asarray(fids, dtype=f"S{max((len(f) for f in fids), default=1)}")
-        src_arr = np.asarray(srcs, dtype=np.int32)
-        kind_arr = np.asarray(kinds, dtype=bool)
-        del cs, ps, confs, fids, srcs, kinds
+        self.index = graph.index
+        self.names = graph.names
+        self.source_names = graph.source_names
+        isa, inst = graph.predicate_id("is_a"), graph.predicate_id("instance_of")
+        rows = np.nonzero(((graph.predicate == isa) | (graph.predicate == inst)) & graph.polarity)[0]
+        child_arr = graph.subject[rows].astype(np.int64)
+        parent_arr = graph.object[rows].astype(np.int64)
+        keep = child_arr != parent_arr
+        rows, child_arr, parent_arr = rows[keep], child_arr[keep], parent_arr[keep]
+        conf_arr = graph.confidence[rows]
+        n = len(self.names)
         # Sort by child, parent, best confidence first; the first row of each pair is the edge.
         order = np.lexsort((-conf_arr, parent_arr, child_arr))
         key = child_arr[order] * max(n, 1) + parent_arr[order]
         first = np.ones(len(order), dtype=bool)
         first[1:] = key[1:] != key[:-1]
-        edge_rows = order[first]
-        children = child_arr[edge_rows]
-        self.targets = parent_arr[edge_rows].astype(np.int32)
-        self.confidence = conf_arr[edge_rows]
-        self.fact_ids = fid_arr[edge_rows]
-        self.fact_sources = src_arr[edge_rows]
-        self.instance = kind_arr[edge_rows]  # the edge is instance_of (else is_a)
-        # The other facts behind an edge (same statement from more sources), by edge position.
+        edge_rows = rows[order[first]]
+        children = graph.subject[edge_rows]
+        self.targets = graph.object[edge_rows].astype(np.int32)
+        self.confidence = graph.confidence[edge_rows]
+        self.fact_ids = graph.fact_id[edge_rows]
+        self.fact_sources = graph.source[edge_rows]
+        self.instance = graph.predicate[edge_rows] == inst  # the edge is instance_of (else is_a)
         self.more_facts: dict[int, list[tuple[str, str]]] = {}
         if not first.all():
             edge_pos = np.cumsum(first) - 1
-            for row_pos in np.nonzero(~first)[0].tolist():
-                row = int(order[row_pos])
-                self.more_facts.setdefault(int(edge_pos[row_pos]), []).append(
-                    (fid_arr[row].decode("utf-8"), self.source_names[int(src_arr[row])])
+            for pos in np.nonzero(~first)[0].tolist():
+                row = int(rows[order[pos]])
+                self.more_facts.setdefault(int(edge_pos[pos]), []).append(
+                    (graph.fact_id[row].decode("utf-8"), self.source_names[int(graph.source[row])])
                 )
         self.offsets = np.zeros(n + 1, dtype=np.int64)
-        if len(edge_rows):
-            np.add.at(self.offsets, children + 1, 1)
-        np.cumsum(self.offsets, out=self.offsets)
+        np.cumsum(np.bincount(children, minlength=n), out=self.offsets[1:])
         self.edges = len(edge_rows)
-
-    @classmethod
-    def load(cls, store: GraphStore) -> Hierarchy:
-        """Read every active positive hierarchy edge from the store.
-
-        Raises:
-            StoreError: the store failed.
-        """
-        rows = store.iterate("ded_hierarchy_edges")
-        return cls(
-            (r["child"], r["parent"], float(r["confidence"]), r["fact_id"], r["source"] or "", bool(r["instance"]))
-            for r in rows
-        )
 
     def _position(self, child: str, parent: str) -> int | None:
         c, p = self.index.get(child), self.index.get(parent)

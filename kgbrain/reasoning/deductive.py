@@ -18,8 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from kgbrain.reasoning.closure import Hierarchy, Link
 from kgbrain.reasoning.evidence import Evidence, fact_ids, sources, statement
+from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.store.protocol import GraphStore
@@ -40,10 +43,15 @@ class Deducer:
     """Checks statements against the graph by direct lookup and deduction."""
 
     def __init__(
-        self, store: GraphStore, predicates: Callable[[], PredicateTable], hierarchy: Callable[[], Hierarchy]
+        self,
+        store: GraphStore,
+        predicates: Callable[[], PredicateTable],
+        hierarchy: Callable[[], Hierarchy],
+        graph: Callable[[], FactGraph],
     ) -> None:
-        """Use `store`; `predicates` and `hierarchy` return the current (cached) views."""
+        """Use `store`; `predicates`, `hierarchy` and `graph` return the current (cached) views."""
         self.store = store
+        self._graph = graph
         self._predicates = predicates
         self._hierarchy = hierarchy
         self._exclusions: dict[str, list[Evidence]] | None = None
@@ -99,47 +107,32 @@ class Deducer:
         return out
 
     def _prefetch(self, claims: Sequence[Claim]) -> _Prefetch:
-        h, table = self._hierarchy(), self._predicates()
-        pre = _Prefetch()
+        # Evidence is fetched object-first, one query per distinct object of the batch, whatever the number
+        # of subjects and ancestors: claims about the same object share it.
+        table = self._predicates()
+        wanted: dict[str, set[str]] = {}
         for c in claims:
             if c.predicate in HIERARCHY:
-                pre.subjects.add(c.subject)
-                pre.objects.add(c.object)
-                pre.predicates.update(HIERARCHY)
+                wanted.setdefault(c.object, set()).update(HIERARCHY)
+                continue
+            if c.literal:
                 continue
             decl = table.get(c.predicate)
-            holders = [c.subject, *h.ancestors(c.subject)] if decl.inheritable else [c.subject]
-            preds = table.sub_properties(c.predicate)
-            if c.literal:
-                pre.value_subjects.update(holders)
-                pre.value_predicates.update(preds)
-                continue
-            pre.subjects.update(holders)
-            pre.objects.add(c.object)
-            pre.predicates.update(preds)
+            wanted.setdefault(c.object, set()).update(table.sub_properties(c.predicate))
             back = [*table.inverses(c.predicate), *([c.predicate] if decl.symmetric else [])]
             if back:
-                pre.subjects.add(c.object)
-                pre.objects.add(c.subject)
-                pre.predicates.update(back)
-        if pre.subjects:
-            rows = self.store.run(
-                "ded_facts_between",
-                subjects=sorted(pre.subjects),
-                objects=sorted(pre.objects),
-                predicates=sorted(pre.predicates),
-            )
-            for r in rows:
-                e = Evidence.from_row(r)
-                pre.between.setdefault((e.subject, e.object), []).append(e)
-        if pre.value_subjects:
-            rows = self.store.run(
-                "ded_values_of", subjects=sorted(pre.value_subjects), predicates=sorted(pre.value_predicates)
-            )
-            for r in rows:
-                e = Evidence.from_row(r)
-                pre.values.setdefault(e.subject, []).append(e)
+                wanted.setdefault(c.subject, set()).update(back)
+        pre = _Prefetch()
+        for obj, preds in sorted(wanted.items()):
+            pre.into[obj] = (frozenset(preds), self._into(obj, sorted(preds)))
         return pre
+
+    def _into(self, obj: str, predicates: list[str]) -> dict[str, list[Evidence]]:
+        by_subject: dict[str, list[Evidence]] = {}
+        for r in self.store.run("ded_facts_into", object=obj, predicates=predicates):
+            e = Evidence.from_row(r)
+            by_subject.setdefault(e.subject, []).append(e)
+        return by_subject
 
     def chain_steps(self, links: Sequence[Link]) -> list[Step]:
         """One `ded.isa-transitive` step per hierarchy link, with the facts behind it (from the mirror)."""
@@ -194,8 +187,10 @@ class Deducer:
         """Active negative is_a and disjoint_with facts, by either end (cached until the next load)."""
         if self._exclusions is None:
             found: dict[str, list[Evidence]] = {}
-            for r in self.store.run("ded_exclusions"):
-                e = Evidence.from_row(r)
+            g = self._graph()
+            disjoint, isa = g.predicate_id("disjoint_with"), g.predicate_id("is_a")
+            rows = np.nonzero(((g.predicate == disjoint) & g.polarity) | ((g.predicate == isa) & ~g.polarity))[0]
+            for e in g.evidence(rows.tolist()):
                 found.setdefault(e.subject, []).append(e)
                 found.setdefault(e.object, []).append(e)
             self._exclusions = found
@@ -397,20 +392,23 @@ class Deducer:
     # -- queries -------------------------------------------------------------------------------
 
     def _between(self, subjects: list[str], objects: list[str], predicates: list[str]) -> list[Evidence]:
-        pre = self._pre
-        if pre is not None and pre.covers(subjects, objects, predicates):
-            wanted = set(predicates)
-            return [e for x in subjects for o in objects for e in pre.between.get((x, o), ()) if e.predicate in wanted]
-        rows = self.store.run("ded_facts_between", subjects=subjects, objects=objects, predicates=predicates)
-        return [Evidence.from_row(r) for r in rows]
+        found: list[Evidence] = []
+        wanted = set(predicates)
+        for obj in objects:
+            cached = self._pre.into.get(obj) if self._pre is not None else None
+            by_subject = cached[1] if cached is not None and cached[0] >= wanted else self._into(obj, predicates)
+            found += [e for x in subjects for e in by_subject.get(x, ()) if e.predicate in wanted]
+        return found
 
     def _values(self, subjects: list[str], predicates: list[str]) -> list[Evidence]:
-        pre = self._pre
-        if pre is not None and pre.value_subjects.issuperset(subjects) and pre.value_predicates.issuperset(predicates):
-            wanted = set(predicates)
-            return [e for x in subjects for e in pre.values.get(x, ()) if e.predicate in wanted]
-        rows = self.store.run("ded_values_of", subjects=subjects, predicates=predicates)
-        return [Evidence.from_row(r) for r in rows]
+        # Subjects come nearest first; the walk stops after the first one that has values, since a value
+        # stated about a more specific concept wins over any inherited one.
+        found: list[Evidence] = []
+        for x in subjects:
+            found += [Evidence.from_row(r) for r in self.store.run("ded_values_of", subject=x, predicates=predicates)]
+            if found:
+                break
+        return found
 
 
 BATCH = 512  # claims whose evidence is fetched together
@@ -418,22 +416,9 @@ BATCH = 512  # claims whose evidence is fetched together
 
 @dataclass(slots=True)
 class _Prefetch:
-    """Evidence fetched for a batch of claims, and what it covers."""
+    """Evidence fetched for a batch of claims: by object, the predicates asked and the facts by subject."""
 
-    subjects: set[str] = field(default_factory=set)
-    objects: set[str] = field(default_factory=set)
-    predicates: set[str] = field(default_factory=set)
-    between: dict[tuple[str, str], list[Evidence]] = field(default_factory=dict)
-    value_subjects: set[str] = field(default_factory=set)
-    value_predicates: set[str] = field(default_factory=set)
-    values: dict[str, list[Evidence]] = field(default_factory=dict)
-
-    def covers(self, subjects: list[str], objects: list[str], predicates: list[str]) -> bool:
-        return (
-            self.subjects.issuperset(subjects)
-            and self.objects.issuperset(objects)
-            and self.predicates.issuperset(predicates)
-        )
+    into: dict[str, tuple[frozenset[str], dict[str, list[Evidence]]]] = field(default_factory=dict)
 
 
 def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:

@@ -18,6 +18,7 @@ from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
+from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, language_of, parse_question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
@@ -70,12 +71,13 @@ class Reasoner:
     def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
         """Reason over `store`; the analogy index is persisted in `index_dir` (None keeps it in memory)."""
         self.store = store
-        self.linker = Linker(store)
+        self.linker = Linker(store, known=lambda: self.graph().index)
         self._predicates: PredicateTable | None = None
+        self._graph: FactGraph | None = None
         self._hierarchy: Hierarchy | None = None
         self._causal: causal.CausalGraph | None = None
-        self.deducer = Deducer(store, self.predicates, self.hierarchy)
-        self.analogies = Analogies(store, self.hierarchy, index_dir)
+        self.deducer = Deducer(store, self.predicates, self.hierarchy, self.graph)
+        self.analogies = Analogies(store, self.graph, self.hierarchy, index_dir)
 
     # -- caches --------------------------------------------------------------------------------
 
@@ -85,22 +87,29 @@ class Reasoner:
             self._predicates = PredicateTable.load(self.store)
         return self._predicates
 
+    def graph(self) -> FactGraph:
+        """The in-memory mirror of every active concept-to-concept fact (cached)."""
+        if self._graph is None:
+            self._graph = FactGraph.load(self.store)
+        return self._graph
+
     def hierarchy(self) -> Hierarchy:
         """The in-memory is_a/instance_of mirror (cached)."""
         if self._hierarchy is None:
-            self._hierarchy = Hierarchy.load(self.store)
+            self._hierarchy = Hierarchy(self.graph())
         return self._hierarchy
 
     def causal_graph(self) -> causal.CausalGraph:
         """The in-memory mirror of active causal edges (cached)."""
         if self._causal is None:
-            self._causal = causal.CausalGraph.load(self.store)
+            self._causal = causal.CausalGraph(self.graph())
         return self._causal
 
     def on_load(self, brain: object, report: Any) -> None:
         """Load hook: forget caches and update the analogy index for the concepts the load touched."""
         del brain
         self._predicates = None
+        self._graph = None
         self._hierarchy = None
         self._causal = None
         self.deducer.invalidate()
@@ -163,7 +172,7 @@ class Reasoner:
         Raises:
             StoreError: the store failed.
         """
-        return associative.explore(self.store, self.hierarchy(), concept, limit=limit)
+        return associative.explore(self.graph(), self.hierarchy(), concept, limit=limit)
 
     def causes_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
         """Causal mode: ranked causal chains ending at `concept` (what causes it).

@@ -1,0 +1,136 @@
+"""An in-memory mirror of every active concept-to-concept fact, the shared substrate of the four modes.
+
+Kùzu stays the source of truth (and answers everything about inactive facts, values and names); this
+mirror is read once through queries/graph_active_facts.cypher and rebuilt after each load. Measured on
+kuzu 0.11.3 with 200,000 concepts (bench/reasoning.py and the issue notes): a primary-key-bound query costs
+about 1 ms, `id IN $list` scans (~25 ms), UNWIND + `{id: x}` joins (~60 ms), and `-[:IS_A* SHORTEST]->`
+about 6 ms; a walk over these arrays costs microseconds per hop and has no depth limit. Facts are kept as
+column arrays (about 40 bytes a fact) sorted by subject, with a second order by object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from kgbrain.reasoning.evidence import Evidence
+from kgbrain.store.protocol import GraphStore
+
+
+class FactGraph:
+    """Active facts as CSR arrays over integer concept ids, both directions."""
+
+    def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Build from rows with subject/predicate/object/polarity/confidence/fact_id/source."""
+        self.index: dict[str, int] = {}
+        self.names: list[str] = []
+        self.pred_index: dict[str, int] = {}
+        self.pred_names: list[str] = []
+        self.source_index: dict[str, int] = {}
+        self.source_names: list[str] = []
+        subj: list[int] = []
+        obj: list[int] = []
+        pred: list[int] = []
+        pol: list[bool] = []
+        conf: list[float] = []
+        fid: list[bytes] = []
+        src: list[int] = []
+        for r in rows:
+            subj.append(self._id(r["subject"]))
+            obj.append(self._id(r["object"]))
+            p = self.pred_index.get(r["predicate"])
+            if p is None:
+                p = self.pred_index[r["predicate"]] = len(self.pred_names)
+                self.pred_names.append(r["predicate"])
+            pred.append(p)
+            pol.append(bool(r["polarity"]))
+            conf.append(float(r["confidence"]))
+            fid.append(r["fact_id"].encode("utf-8"))
+            name = r["source"] or ""
+            si = self.source_index.get(name)
+            if si is None:
+                si = self.source_index[name] = len(self.source_names)
+                self.source_names.append(name)
+            src.append(si)
+        s = np.asarray(subj, dtype=np.int32)
+        order = np.lexsort((np.asarray(fid, dtype=f"S{max((len(f) for f in fid), default=1)}"), s))
+        self.subject = s[order]
+        self.object = np.asarray(obj, dtype=np.int32)[order]
+        self.predicate = np.asarray(pred, dtype=np.int16)[order]
+        self.polarity = np.asarray(pol, dtype=bool)[order]
+        self.confidence = np.asarray(conf, dtype=np.float32)[order]
+        self.fact_id = np.asarray(fid, dtype=f"S{max((len(f) for f in fid), default=1)}")[order]
+        self.source = np.asarray(src, dtype=np.int32)[order]
+        del subj, obj, pred, pol, conf, fid, src
+        n = len(self.names)
+        self.out_offsets = _offsets(self.subject, n)
+        self.in_order = np.argsort(self.object, kind="stable")
+        self.in_offsets = _offsets(self.object[self.in_order], n)
+        self.facts = len(order)
+
+    def _id(self, name: str) -> int:
+        i = self.index.get(name)
+        if i is None:
+            i = self.index[name] = len(self.names)
+            self.names.append(name)
+        return i
+
+    @classmethod
+    def load(cls, store: GraphStore) -> FactGraph:
+        """Read every active concept-to-concept fact.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return cls(store.iterate("graph_active_facts"))
+
+    def predicate_id(self, name: str) -> int:
+        """The integer id of a predicate (-1 when no active fact uses it)."""
+        return self.pred_index.get(name, -1)
+
+    def out_positions(self, concept: str) -> np.ndarray:
+        """Positions of the facts whose subject is `concept`."""
+        i = self.index.get(concept)
+        if i is None:
+            return np.empty(0, dtype=np.int64)
+        return np.arange(self.out_offsets[i], self.out_offsets[i + 1])
+
+    def in_positions(self, concept: str) -> np.ndarray:
+        """Positions of the facts whose object is `concept`."""
+        i = self.index.get(concept)
+        if i is None:
+            return np.empty(0, dtype=np.int64)
+        return self.in_order[self.in_offsets[i] : self.in_offsets[i + 1]]
+
+    def evidence(self, positions: Iterable[int]) -> list[Evidence]:
+        """The facts at these positions."""
+        names, preds, sources = self.names, self.pred_names, self.source_names
+        return [
+            Evidence(
+                names[int(self.subject[i])],
+                preds[int(self.predicate[i])],
+                names[int(self.object[i])],
+                self.fact_id[i].decode("utf-8"),
+                bool(self.polarity[i]),
+                round(float(self.confidence[i]), 6),
+                sources[int(self.source[i])],
+                "active",
+            )
+            for i in positions
+        ]
+
+    def out(self, concept: str) -> list[Evidence]:
+        """Active facts stated about `concept`."""
+        return self.evidence(self.out_positions(concept).tolist())
+
+    def into(self, concept: str) -> list[Evidence]:
+        """Active facts pointing at `concept`."""
+        return self.evidence(self.in_positions(concept).tolist())
+
+
+def _offsets(sorted_ids: np.ndarray, n: int) -> np.ndarray:
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(sorted_ids, minlength=n), out=offsets[1:])
+    return offsets

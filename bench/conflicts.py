@@ -223,9 +223,8 @@ def main() -> None:
                 print(f"{kind:<22} {gen.expected[kind]:>9,} {by_type[kind]:>9,}")
             missed = sum(max(0, gen.expected[k] - by_type[k]) for k in gen.expected)
             spurious = sum(max(0, by_type[k] - gen.expected[k]) for k in by_type)
-            print(
-                f"{'total':<22} {sum(gen.expected.values()):>9,} {len(found):>9,}   missed {missed}, spurious {spurious}"
-            )
+            injected_total = sum(gen.expected.values())
+            print(f"{'total':<22} {injected_total:>9,} {len(found):>9,}   missed {missed}, spurious {spurious}")
 
             print(f"\n{'load into the KB':<40} {'hook off':>10} {'hook on':>10} {'overhead':>10}")
             hook = brain.load_hooks
@@ -240,9 +239,8 @@ def main() -> None:
                 hook.append(lambda b, report: truth.record_on_load(b.store, report.added))
                 t_on, _ = timed(lambda on=on: brain.load([on]))
                 hook.clear()
-                print(
-                    f"{f'{size:,} facts (1% conflicting when on)':<40} {t_off:>9.2f}s {t_on:>9.2f}s {t_on - t_off:>+9.2f}s"
-                )
+                label = f"{size:,} facts (1% conflicting when on)"
+                print(f"{label:<40} {t_off:>9.2f}s {t_on:>9.2f}s {t_on - t_off:>+9.2f}s")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from kgbrain.resources import resource_dir
 from kgbrain.store import KuzuStore
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
+from kgbrain.store.schema import latest_version
 
 DEFAULT_DB = Path("kgbrain.kuzu")
 # Called with (file, bytes done, bytes total) while a file is read.
@@ -557,6 +558,8 @@ def demo_path() -> Path:
     digest = hashlib.blake2b(digest_size=6)
     for f in files:
         digest.update(f.name.encode() + f.read_bytes())
+    # A newer schema can mean a different build (e.g. conflicts recorded on load), so it is part of the key.
+    digest.update(f"schema {latest_version()}".encode())
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kgbrain"
     path = cache / f"demo-{digest.hexdigest()}.kuzu"
     if not path.exists():

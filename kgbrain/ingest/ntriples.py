@@ -22,14 +22,20 @@ LiteralTerm = tuple[str, "str | None", "str | None"]
 Term = str | LiteralTerm
 Triple = tuple[str, str, Term]
 
-_IRI = r"<((?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
+# Unrolled loops (`plain*(?:escape plain*)*`) let the regex engine scan runs of plain characters in one step.
+_IRI_CHAR = r"[^<>\"{}|^`\\\x00-\x20]"
+_UCHAR = r"\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"
+_IRI = rf"<({_IRI_CHAR}*(?:{_UCHAR}{_IRI_CHAR}*)*)>"
 _BNODE = r"(_:[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?)"
-_STRING = r"\"((?:[^\"\\\n\r]|\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)\""
+_STRING_CHAR = r"[^\"\\\n\r]"
+_ECHAR = r"\\(?:[tbnrf\"'\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"
+_STRING = rf"\"({_STRING_CHAR}*(?:{_ECHAR}{_STRING_CHAR}*)*)\""
 _LITERAL = _STRING + r"(?:\^\^" + _IRI + r"|@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*))?"
-_LINE = re.compile(rf"[ \t]*(?:{_IRI}|{_BNODE})[ \t]*{_IRI}[ \t]*(?:{_IRI}|{_BNODE}|{_LITERAL})[ \t]*\.[ \t]*(?:#.*)?")
+_TERMS = rf"(?:{_IRI}|{_BNODE})[ \t]*{_IRI}[ \t]*(?:{_IRI}|{_BNODE}|{_LITERAL})"
+_LINE = re.compile(rf"^[ \t]*{_TERMS}[ \t]*\.[ \t]*(?:#.*)?\r?$", re.MULTILINE)
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
-_PROGRESS_EVERY = 16384
+_BLOCK = 1 << 22  # bytes decompressed and parsed at a time: memory stays bounded whatever the file size
 
 
 def _unescape_one(m: re.Match[str]) -> str:
@@ -55,44 +61,69 @@ def open_maybe_gzip(path: Path) -> Iterator[tuple[BinaryIO, BinaryIO]]:
 
 
 def read_ntriples(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Triple]:
-    """Yield the triples of an N-Triples file (optionally gzipped), in file order.
+    """Yield the triples of an N-Triples file (optionally gzipped), in file order, a block of lines at a time.
 
     Raises:
         OntologyError: a line is not a valid N-Triples statement or not UTF-8 (names the file and line).
     """
-    shared: dict[str, str] = {}
-    intern = shared.setdefault
-    match = _LINE.fullmatch
-    line_no = 0
+    lines_before = 0  # lines in the blocks already parsed
     try:
         with open_maybe_gzip(path) as (stream, raw):
-            for line_no, data in enumerate(stream, start=1):
-                if progress is not None and line_no % _PROGRESS_EVERY == 0:
+            pending = b""
+            while True:
+                block = stream.read(_BLOCK)
+                data = pending + block
+                cut = data.rfind(b"\n") + 1 if block else len(data)
+                data, pending = data[:cut], data[cut:]
+                if data:
+                    try:
+                        text = data.decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        line = lines_before + data.count(b"\n", 0, exc.start) + 1
+                        raise OntologyError(f"{path.name}:{line}: not valid UTF-8 (byte {exc.start})") from None
+                    yield from _parse_block(text, path.name, lines_before)
+                    lines_before += text.count("\n")
+                if progress is not None:
                     progress(raw.tell())
-                try:
-                    line = data.decode("utf-8").rstrip("\r\n")
-                except UnicodeDecodeError as exc:
-                    raise OntologyError(f"{path.name}:{line_no}: not valid UTF-8 (byte {exc.start})") from None
-                m = match(line)
-                if m is None:
-                    stripped = line.strip()
-                    if not stripped or stripped.startswith("#"):
-                        continue
-                    raise OntologyError(f"{path.name}:{line_no}: not a valid N-Triples statement: {stripped[:80]!r}")
-                s_iri, s_blank, p, o_iri, o_blank, lexical, datatype, lang = m.groups()
-                if s_iri is not None:
-                    s_iri = _unescape(s_iri)
-                subject = intern(s_iri, s_iri) if s_iri is not None else s_blank
-                predicate = intern(p, p) if "\\" not in p else _unescape(p)
-                obj: Term
-                if o_iri is not None:
-                    o_iri = _unescape(o_iri)
-                    obj = intern(o_iri, o_iri)
-                elif o_blank is not None:
-                    obj = o_blank
-                else:
-                    dt = None if datatype is None else intern(datatype, datatype)
-                    obj = (_unescape(lexical), dt, lang.lower() if lang else None)
-                yield subject, predicate, obj
+                if not block:
+                    return
     except (OSError, EOFError) as exc:  # a truncated or corrupt .gz stream
-        raise OntologyError(f"{path.name}:{line_no}: cannot read the file: {exc}") from None
+        raise OntologyError(f"{path.name}:{lines_before + 1}: cannot read the file: {exc}") from None
+
+
+def _parse_block(text: str, name: str, lines_before: int) -> Iterator[Triple]:
+    """The triples of whole lines; anything between two matches must be blank or comment lines."""
+    shared: dict[str, str] = {}
+    intern = shared.setdefault
+    pos = 0
+    for m in _LINE.finditer(text):
+        if m.start() != pos:
+            _check_gap(text, pos, m.start(), name, lines_before)
+        pos = m.end()
+        s_iri, s_blank, p, o_iri, o_blank, lexical, datatype, lang = m.groups()
+        if s_iri is not None:
+            s_iri = _unescape(s_iri)
+        subject = intern(s_iri, s_iri) if s_iri is not None else s_blank
+        predicate = intern(p, p) if "\\" not in p else _unescape(p)
+        obj: Term
+        if o_iri is not None:
+            o_iri = _unescape(o_iri)
+            obj = intern(o_iri, o_iri)
+        elif o_blank is not None:
+            obj = o_blank
+        else:
+            dt = None if datatype is None else intern(datatype, datatype)
+            obj = (_unescape(lexical), dt, lang.lower() if lang else None)
+        yield subject, predicate, obj
+    if pos != len(text):
+        _check_gap(text, pos, len(text), name, lines_before)
+
+
+def _check_gap(text: str, start: int, end: int, name: str, lines_before: int) -> None:
+    offset = start
+    for line in text[start:end].split("\n"):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            line_no = lines_before + text.count("\n", 0, offset) + 1
+            raise OntologyError(f"{name}:{line_no}: not a valid N-Triples statement: {stripped[:80]!r}")
+        offset += len(line) + 1

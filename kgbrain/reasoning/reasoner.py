@@ -482,8 +482,7 @@ class Reasoner:
     # -- assembly ------------------------------------------------------------------------------
 
     def _concepts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        rows = self.store.run("link_labels", ids=list(dict.fromkeys(ids)))
-        return {r["id"]: r for r in rows}
+        return {r["id"]: r for cid in dict.fromkeys(ids) for r in self.store.run("link_label", id=cid)}
 
     def _finish(
         self,

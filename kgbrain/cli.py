@@ -241,7 +241,12 @@ def verify(
     batch_size: int,
     as_json: bool,
 ) -> None:
-    """Verify each claim in CLAIMS: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with proof (JSONL)."""
+    """Verify each claim in CLAIMS: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with proof (JSONL).
+
+    CLAIMS is a .jsonl, .csv or .tsv file of structured claims (subject, predicate, object) or sentences
+    (text). Verdicts go to OUTPUT (default stdout) in input order; the summary goes to stdout, or to
+    stderr when the verdicts do.
+    """
     brain = session.brain(read_only=True)
     with verify_progress() as progress:
         summary = brain.verify_file(

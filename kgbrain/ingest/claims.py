@@ -170,7 +170,8 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]
             if not raw.strip():
                 continue
             try:
-                row = json.loads(raw.decode("utf-8"))
+                # utf-8-sig: editors on Windows start files with a byte-order mark, which JSON rejects.
+                row = json.loads(raw.decode("utf-8-sig" if line == 1 else "utf-8"))
             except UnicodeDecodeError as exc:
                 yield line, ClaimError(_line_id(line), f"line {line}: not valid UTF-8 (byte {exc.start})", line)
                 continue

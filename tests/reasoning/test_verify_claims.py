@@ -39,6 +39,12 @@ def test_csv_rows_with_a_short_row() -> None:
     assert rows[3] == Claim("c4", "neuron", "is_a", "cell", False, line=5)
 
 
+def test_a_byte_order_mark_and_crlf_line_ends_are_fine(tmp_path: Path) -> None:
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"id": "a", "text": "Neurons contain DNA"}\r\n{"id": "b", "text": "x is a y"}\r\n')
+    assert [r.id for r in read_claims(path) if isinstance(r, Claim)] == ["a", "b"]
+
+
 def test_tsv_ignores_unknown_columns_such_as_a_gold_label() -> None:
     assert list(read_claims(FIXTURES / "simple.tsv")) == [Claim("t1", "neuron", "is_a", "cell", line=2)]
 

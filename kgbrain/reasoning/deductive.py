@@ -10,7 +10,7 @@ disjointness) and functional attributes (one value at a time).
 Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
 `dir.fact`, `ded.isa-transitive`, `ded.property-inheritance`, `ded.specificity-override`, `ded.negation`,
 `ded.disjoint`, `ded.functional-value`, `ded.inverse`, `ded.symmetric`, `ded.sub-property`,
-`ded.inheritance-conflict`, `ctx.inactive-fact`.
+`ded.inheritance-conflict`, `ded.transitive`, `ctx.inactive-fact`.
 """
 
 from __future__ import annotations
@@ -262,6 +262,26 @@ class Deducer:
         active = [e for e in matching if e.active]
         if not active and decl.functional:
             return self._functional(claim, evidence, depth, h, steps)
+        if not active and decl.transitive and not claim.literal:
+            chain = self._transitive_chain(s, set(preds), claim.object)
+            if chain:
+                # RULE ded.transitive: p transitive, x p y, y p z => x p z
+                steps += [
+                    Step("ded.transitive", e.statement(), (e.fact_id,), sources([e]), round(e.confidence, 4))
+                    for e in chain
+                ]
+                conf = min(e.confidence for e in chain)
+                steps.append(
+                    Step(
+                        "ded.transitive",
+                        statement(s, claim.predicate, claim.object),
+                        (),
+                        (),
+                        round(conf, 4),
+                        f"{claim.predicate} is transitive",
+                    )
+                )
+                return Outcome.SUPPORTED, conf, steps, Mode.DEDUCTIVE
         if not active:
             return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
         by_holder: dict[str, list[Evidence]] = {}
@@ -358,6 +378,31 @@ class Deducer:
             )
         )
         return steps
+
+    def _transitive_chain(self, start: str, predicates: set[str], goal: str) -> list[Evidence]:
+        """A shortest chain of active positive facts with these predicates from start to goal (BFS, cycle-safe)."""
+        g = self._graph()
+        ids = np.asarray([g.predicate_id(p) for p in predicates], dtype=np.int16)
+        pred: dict[str, Evidence | None] = {start: None}
+        frontier = [start]
+        while frontier and goal not in pred:
+            nxt: list[str] = []
+            for node in frontier:
+                positions = g.out_positions(node)
+                keep = positions[np.isin(g.predicate[positions], ids) & g.polarity[positions]]
+                for e in g.evidence(keep.tolist()):
+                    if e.object not in pred:
+                        pred[e.object] = e
+                        nxt.append(e.object)
+            frontier = nxt
+        if goal not in pred:
+            return []
+        chain: list[Evidence] = []
+        node = goal
+        while (link := pred[node]) is not None:
+            chain.append(link)
+            node = link.subject
+        return chain[::-1]
 
     def _functional(
         self, claim: Claim, evidence: list[Evidence], depth: dict[str, int], h: Hierarchy, steps: list[Step]

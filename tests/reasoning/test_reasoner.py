@@ -206,3 +206,10 @@ def test_ask_penguins_in_both_languages(zoo: Brain) -> None:
     unknown = zoo.reasoner.ask("Что такое пингвинн?")
     assert unknown.action == "ask_clarification"
     assert "пингвин" in unknown.suggestions
+
+
+def test_ded_transitive_part_of_chain(demo: Brain) -> None:
+    c = demo.check("axon", "part_of", "organism")
+    assert c.outcome is Outcome.SUPPORTED
+    assert rules(c) == ["ded.transitive"] * 4
+    assert demo.check("organism", "part_of", "axon").outcome is Outcome.UNKNOWN

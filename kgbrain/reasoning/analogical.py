@@ -159,7 +159,7 @@ class Analogies:
             slot = slots.get(feature)
             if slot is None:
                 slot = _slot(feature)
-                if len(slots) < 1_000_000:  # features repeat a lot (predicates, popular objects); cache those
+                if len(slots) < 200_000:  # features repeat a lot (predicates, popular objects); cache those
                     slots[feature] = slot
             matrix[row, slot[0]] += slot[1] * weight
 

@@ -2,6 +2,7 @@
 // Matched from their subjects with IN: inside a load transaction, Kùzu 0.11.3 finds relationships created
 // in that transaction neither by a property filter over the relationship tables nor through UNWIND + lookup,
 // but does through this scan (measured). Linear in the lists, so only for the few facts of the load.
+// example: {"subjects": ["neuron"], "ids": ["f_1"], "statuses": ["disputed"], "confidences": [0.5]}
 MATCH (s:Concept)-[r]->()
 WHERE s.id IN $subjects
 WITH r, list_position($ids, r.fact_id) AS k

@@ -107,7 +107,7 @@ class RdfMapper:
         self.trust = trust
         self._ids: dict[str, str] = {}
         self._same: dict[str, str] = {}  # IRI -> canonical IRI (owl:sameAs)
-        self._used: set[str] = set()  # IRIs that name concepts
+        self._used: dict[str, str] = {}  # IRIs that name concepts -> their ids
         self._out = _Out()
 
     # -- ids ------------------------------------------------------------------------------------
@@ -125,9 +125,13 @@ class RdfMapper:
         return cid
 
     def _concept(self, iri: str) -> str:
-        iri = self._same.get(iri, iri)
-        self._used.add(iri)
-        return self.concept_id(iri)
+        """The id of a term that names a concept of this file (after owl:sameAs merging)."""
+        if self._same:
+            iri = self._same.get(iri, iri)
+        cid = self._used.get(iri)
+        if cid is None:
+            cid = self._used[iri] = self.concept_id(iri)
+        return cid
 
     def predicate_names(self, iris: Iterable[str]) -> dict[str, str]:
         """snake_case names for predicate IRIs, collision-safe within the file and deterministic."""
@@ -181,41 +185,60 @@ class RdfMapper:
         self._triples = triples
         terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
         properties = declared["Property"] | declared["AnnotationProperty"]
+        headers = dict.fromkeys(declared["Datatype"], "datatype")
+        headers.update(dict.fromkeys(declared["Ontology"], "ontology_header"))
+        actions: dict[str, tuple[str, str]] = {}  # predicate IRI -> what its statements become, see _action
+        concept, relations, attributes = self._concept, out.relations, out.attributes
         for s, p, o in triples:
             if s.startswith("_:"):
+                continue  # reached from the named term that points at it, or in _blank_roots
+            if s in headers:
+                self._skip(headers[s], o)
                 continue
-            if s in declared["Ontology"]:
-                self._skip("ontology_header", o)
-            elif s in declared["Datatype"]:
-                self._skip("datatype", o)
-            elif isinstance(o, str) and o.startswith("_:"):
+            if isinstance(o, str) and o.startswith("_:"):
                 self._skip(self._construct_kind(p, o), o)
-            elif p in m.roles:
-                role = m.roles[p]
-                if s in properties and role not in _PROPERTY_ROLES:
+                continue
+            action, arg = actions.get(p) or actions.setdefault(p, self._action(p, declared["AnnotationProperty"]))
+            if action == "role":
+                if s in properties and arg not in _PROPERTY_ROLES:
                     self._skip("annotation:property")
+                elif arg == "IsA" and isinstance(o, str):
+                    out.mapped += 1
+                    relations.append((concept(s), "is_a", concept(o)))
                 else:
-                    self._role(role, s, p, o)
-            elif p in m.skip:
-                self._skip(m.skip[p])
-            elif p in m.term_skip and s in terms:
-                self._skip(m.term_skip[p])
-            elif split_iri(p)[0] in m.skip_namespaces:
-                self._skip(m.skip_namespaces[split_iri(p)[0]])
+                    self._role(arg, s, p, o)
+            elif action == "skip" or (action == "term_skip" and s in terms):
+                self._skip(arg)
             elif s in properties:
                 self._skip("annotation:property")
-            elif split_iri(p)[0] in m.builtin_namespaces:
-                self._skip("unmapped:" + self.concept_id(p))
-            elif p in declared["AnnotationProperty"]:
-                self._skip("annotation:other")
+            elif action in ("builtin", "annotation"):
+                self._skip(arg)
             elif isinstance(o, tuple):
                 out.mapped += 1
-                out.attributes.append((self._concept(s), p, self._literal(o)))
+                attributes.append((concept(s), p, self._literal(o)))
             else:
                 out.mapped += 1
-                out.relations.append((self._concept(s), p, self._concept(o)))
+                relations.append((concept(s), p, concept(o)))
         self._blank_roots(referenced)
         return self._batch(len(triples))
+
+    def _action(self, p: str, annotation_properties: set[str]) -> tuple[str, str]:
+        """What statements with predicate `p` become, as far as the predicate alone decides."""
+        m = self.m
+        namespace = split_iri(p)[0]
+        if p in m.roles:
+            return "role", m.roles[p]
+        if p in m.skip:
+            return "skip", m.skip[p]
+        if p in m.term_skip:
+            return "term_skip", m.term_skip[p]
+        if namespace in m.skip_namespaces:
+            return "skip", m.skip_namespaces[namespace]
+        if namespace in m.builtin_namespaces:
+            return "builtin", "unmapped:" + self.concept_id(p)
+        if p in annotation_properties:
+            return "annotation", "annotation:other"
+        return "assertion", ""
 
     def _merge_same(self, pairs: list[tuple[str, str]]) -> None:
         parent: dict[str, str] = {}
@@ -237,7 +260,7 @@ class RdfMapper:
             cid = self.concept_id(canon)
             self._out.annotations.append(Annotation(cid, "alias", self.concept_id(iri)))
             self._out.annotations.append(Annotation(cid, "alias", iri))
-            self._used.add(canon)
+            self._concept(canon)
 
     def _role(self, role: str, s: str, p: str, o: Term) -> None:
         out = self._out
@@ -426,7 +449,7 @@ class RdfMapper:
             {Declaration(names[p], kind, names[v] if is_pred else v) for p, kind, v, is_pred in out.declarations},
             key=lambda d: (d.predicate, d.kind, d.value),
         )
-        annotations = [Annotation(self.concept_id(iri), "alias", iri) for iri in sorted(self._used)]
+        annotations = [Annotation(cid, "alias", iri) for iri, cid in sorted(self._used.items())]
         # sorted, so that the preferred label (the first one per language) does not depend on triple order
         annotations += sorted(set(out.annotations), key=lambda a: (a.concept, a.kind, a.lang or "", a.text))
         return LoadBatch(

@@ -122,9 +122,13 @@ class Retriever:
         hops: int = 1,
         goal_text: str = "",
         extra_concepts: Iterable[str] = (),
+        neighbours: Iterable[str] | None = None,
         now: datetime | None = None,
     ) -> Retrieval:
         """Staged retrieval for `query`: link, broad search up to `hops`, filter, rerank to `top_k` packs.
+
+        `neighbours` are the vector stage's results when the caller already has them (Ring 2 asks the analogy
+        index once and shares the answer); otherwise `vector_search` is asked when `hops` > 1.
 
         Raises:
             StoreError: the store failed.
@@ -136,16 +140,20 @@ class Retriever:
             linked.setdefault(extra, extra)
         notes: list[str] = []
         distance: dict[str, int] = dict.fromkeys(linked, 0)
-        if self.vector_search is not None and hops > 1:  # the vector stage belongs to Ring 2's staged retrieval
+        if neighbours is not None:
+            for neighbour in neighbours:
+                distance.setdefault(neighbour, 1)
+        elif self.vector_search is not None and hops > 1:  # the vector stage belongs to Ring 2's staged retrieval
             for concept in list(linked):
                 for neighbour, _similarity in self.vector_search(concept, 3):
                     distance.setdefault(neighbour, 1)
-        elif self.vector_search is None:
+        elif hops > 1:
             notes.append("vector search skipped: no analogy index")
         facts: dict[str, tuple[Fact, int]] = {}
         frontier = set(distance)
         for hop in range(1, max(1, hops) + 1):
-            found = self.facts_around(frontier)
+            # A hub would flood the next hop: expand at most `frontier_limit` concepts (first in id order).
+            found = self.facts_around(sorted(frontier)[: cfg.frontier_limit] if hop > 1 else frontier)
             nxt: set[str] = set()
             for fact in found:
                 facts.setdefault(fact.fact_id, (fact, hop))

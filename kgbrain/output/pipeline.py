@@ -151,7 +151,7 @@ class Cognition:
         def vector(concept: str, k: int) -> list[tuple[str, float]]:
             return [(a.other, float(a.similarity)) for a in reasoner.like(concept, limit=k)]
 
-        retriever = Retriever(store, config, vector_search=vector)
+        retriever = Retriever(store, config, vector_search=vector)  # Ring 2 passes the loop's own analogies
         history = SuccessHistory(store, config.actions.default_success_rate)
         loop = CognitiveLoop(reasoner, retriever, config, history=history)
         logger = BrainLogger(config.logs.directory, config.logs) if config.logs.directory else None

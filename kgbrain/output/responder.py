@@ -70,7 +70,7 @@ class Responder:
         if not wanted:
             return {}
         out = {}
-        for row in self.store.run("link_labels", ids=wanted):
+        for row in self.store.run("cog_labels", ids=wanted):
             first, second = (row["label_ru"], row["label_en"]) if lang == "ru" else (row["label_en"], row["label_ru"])
             out[row["id"]] = first or second or row["id"].replace("_", " ")
         return out

@@ -292,8 +292,15 @@ class _Cycle:
     def ring2(self) -> None:
         self.ring = 2
         self.plan.append("reason")
+        concepts = list(self.retrieval.concepts)
+        # The analogy index is asked once: its neighbours are the vector stage of retrieval and the analogies.
+        analogies = self.loop.reasoner.like(concepts[0], limit=3) if concepts and self.intent != "like" else []
         deeper = self.loop.retriever.retrieve(
-            self.question, hops=self.loop.config.retrieval.ring2_hops, goal_text=self.question
+            self.question,
+            hops=self.loop.config.retrieval.ring2_hops,
+            goal_text=self.question,
+            extra_concepts=concepts,  # keep concepts found by alternative retrieval
+            neighbours=[a.other for a in analogies],
         )
         if deeper.packs:
             self.retrieval = self.flag_conflicts(deeper)
@@ -301,19 +308,17 @@ class _Cycle:
         extra: list[Hypothesis] = []
         if self.intent in RING2_INTENTS:
             extra += self.consult()
-        concepts = list(self.retrieval.concepts)
-        if self.intent != "like" and concepts:
-            for analogy in self.loop.reasoner.like(concepts[0], limit=2):
-                c = Conclusion(
-                    kind=HypothesisType.ANALOGICAL,
-                    statement=f"{analogy.concept} similar_to {analogy.other}",
-                    confidence=float(analogy.confidence),
-                    trace=Trace(tuple(analogy.steps)),
-                    concepts=(analogy.concept, analogy.other),
-                    supporting=None if analogy.supported else (),
-                    payload=analogy,
-                )
-                extra.append(self.engine.from_conclusion(c, self.packs))
+        for analogy in analogies[:2]:
+            c = Conclusion(
+                kind=HypothesisType.ANALOGICAL,
+                statement=f"{analogy.concept} similar_to {analogy.other}",
+                confidence=float(analogy.confidence),
+                trace=Trace(tuple(analogy.steps)),
+                concepts=(analogy.concept, analogy.other),
+                supporting=None if analogy.supported else (),
+                payload=analogy,
+            )
+            extra.append(self.engine.from_conclusion(c, self.packs))
         flags = {*self.state.contradiction_flags, *self.scan(), *self.open_conflicts}
         self.state.contradiction_flags = sorted(flags)
         self.rescore(extra)

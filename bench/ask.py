@@ -22,18 +22,18 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow as pa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reasoning import build_kb, generate  # noqa: E402  (the reasoning benchmark's generator)
+from reasoning import build_kb, generate
 
-from kgbrain.api import Brain, demo_path  # noqa: E402
-from kgbrain.output.dialogue import render  # noqa: E402
-from kgbrain.reasoning.resources import ResourceMonitor  # noqa: E402
+from kgbrain.api import Brain, demo_path
+from kgbrain.output.dialogue import render
+from kgbrain.reasoning.resources import ResourceMonitor
 
 DEMO_RING1 = [
     "Что такое нейрон?",
@@ -115,7 +115,9 @@ def report(
           f"{'reasoner-only p50':>18} {'target p50':>11}")  # fmt: skip
     for name, m, base in rows:
         total, loop, out = m["total"], m["loop"], m["output"]
-        assert isinstance(total, tuple) and isinstance(loop, tuple) and isinstance(out, tuple)
+        assert isinstance(total, tuple)
+        assert isinstance(loop, tuple)
+        assert isinstance(out, tuple)
         ok = "ok" if total[0] < targets[name] else "MISSED"
         print(
             f"{name:<12} {','.join(map(str, m['rings'])):<6} {total[0]:>8.1f} {total[1]:>8.1f} {loop[0]:>9.1f} "  # type: ignore[arg-type]
@@ -149,8 +151,9 @@ def main() -> None:
     path = Path(tempfile.mkdtemp(prefix="kgbrain-ask-bench-")) / "kb.kuzu"
     brain = build_kb(path, args.concepts, isa_edges, causal_edges)
     add_id_terms(brain, args.concepts)
-    print(f"\ngenerated KB: {args.concepts} concepts, {len(isa_edges)} is_a, {len(causal_edges)} causal edges, built in "
-          f"{time.perf_counter() - t:.1f}s")  # fmt: skip
+    took = time.perf_counter() - t
+    size = f"{args.concepts} concepts, {len(isa_edges)} is_a, {len(causal_edges)} causal"
+    print(f"\ngenerated KB: {size}, built in {took:.1f}s")
     idle(brain)
     t = time.perf_counter()
     brain.think("What is c1?")  # builds the term index, hierarchy mirror and analogy index once
@@ -171,8 +174,6 @@ def main() -> None:
     report(f"generated KB, {args.concepts} concepts (ms)", rows, targets)
     brain.close()
 
-
-_ = Callable  # typing only
 
 if __name__ == "__main__":
     main()

@@ -99,7 +99,7 @@ def _parse_block(text: str, name: str, lines_before: int) -> Iterator[Triple]:
     for m in _LINE.finditer(text):
         if m.start() != pos:
             _check_gap(text, pos, m.start(), name, lines_before)
-        pos = m.end()
+        pos = m.end() + 1  # past the newline
         s_iri, s_blank, p, o_iri, o_blank, lexical, datatype, lang = m.groups()
         if s_iri is not None:
             s_iri = _unescape(s_iri)
@@ -115,7 +115,7 @@ def _parse_block(text: str, name: str, lines_before: int) -> Iterator[Triple]:
             dt = None if datatype is None else intern(datatype, datatype)
             obj = (_unescape(lexical), dt, lang.lower() if lang else None)
         yield subject, predicate, obj
-    if pos != len(text):
+    if pos < len(text):
         _check_gap(text, pos, len(text), name, lines_before)
 
 

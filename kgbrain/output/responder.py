@@ -35,6 +35,7 @@ TEXT: dict[str, dict[str, str]] = {
         "because": "потому что",
         "disagree": "Часть источников этому противоречит ({x}).",
         "probe": "Следующая проверка: {x}.",
+        "known": "Это уже есть в базе знаний: {x}.",
     },
     "en": {
         "confidence": "Confidence: {p:.0%}.",
@@ -48,6 +49,7 @@ TEXT: dict[str, dict[str, str]] = {
         "because": "because",
         "disagree": "Some sources contradict this ({x}).",
         "probe": "Next check: {x}.",
+        "known": "The knowledge base already holds this: {x}.",
     },
 }
 
@@ -161,8 +163,14 @@ class Responder:
             else:
                 parts = [t["clarify"].format(q=result.clarification or "")]
         elif action in (ActionType.LEARN, ActionType.CORRECT):
-            what = self.statement(result.selected, lang) if result.selected else result.question
-            parts = [t["propose_learn" if action is ActionType.LEARN else "propose_correct"].format(x=what)]
+            h = result.selected
+            named = set(result.retrieval.concepts)
+            stated = h is not None and len(set(h.concepts)) >= 2 and set(h.concepts) <= named  # the user's statement
+            if action is ActionType.LEARN and h is not None and stated and h.evidence_for and h.polarity:
+                parts = [t["known"].format(x=self.statement(h, lang)), sources]  # nothing new to store
+            else:
+                what = result.question.strip().rstrip(".!?")
+                parts = [t["propose_learn" if action is ActionType.LEARN else "propose_correct"].format(x=what)]
         else:  # refuse, or a seeking action left as final: say what is missing, claim nothing done
             gap = ", ".join(result.uncertainty.missing_concepts or result.retrieval.unknown_words)
             parts = [t["refuse"], t["gap"].format(x=gap) if gap else ""]

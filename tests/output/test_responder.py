@@ -81,9 +81,15 @@ def test_refusal_names_the_knowledge_gap(demo: Brain) -> None:
 
 def test_learning_is_proposed_never_claimed(demo: Brain) -> None:
     brain = calm(demo)
-    result = brain.cognition.loop.run("Does a neuron have DNA?")
+    result = brain.cognition.loop.run("Unicorns have horns")
     text = brain.cognition.pipeline.responder.respond(_with(result, ActionType.LEARN))  # type: ignore[arg-type]
-    assert text == "I propose storing the fact: neuron has DNA. It is not stored until you confirm it."
+    assert text == "I propose storing the fact: Unicorns have horns. It is not stored until you confirm it."
+
+
+def test_a_known_fact_is_not_proposed_again(demo: Brain) -> None:
+    out = calm(demo).think("Нейрон передаёт сигналы", goal_type="learn_fact")
+    assert out.action == "learn"
+    assert out.text.startswith("Это уже есть в базе знаний: нейрон передаёт сигнал.")
 
 
 def test_a_clarifying_question_without_an_unknown_concept(demo: Brain) -> None:

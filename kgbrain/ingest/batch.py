@@ -73,26 +73,7 @@ class FactColumns(Sequence[Fact]):
 
     def fact(self, i: int) -> Fact:
         """The i-th fact as a Fact object."""
-        c = self.column
-        lexical = c("lexical")[i]
-        value = None if lexical is None else Literal(lexical, c("datatype")[i], c("unit")[i], c("value_lang")[i])
-        authority = c("authority")[i]
-        return Fact(
-            subject=c("subject")[i],
-            predicate=c("predicate")[i],
-            object=c("object")[i],
-            value=value,
-            polarity=c("polarity")[i],
-            confidence=c("confidence")[i],
-            source=c("source")[i],
-            trust=c("trust")[i],
-            authority=Authority(authority) if authority else None,
-            observed_at=c("observed_at")[i],
-            loaded_at=c("loaded_at")[i],
-            status=Status(c("status")[i]),
-            lang=c("lang")[i],
-            fact_id=c("fact_id")[i],
-        )
+        return _make_fact(*(getattr(self, name)[i] for name in COLUMNS))
 
     @overload
     def __getitem__(self, i: int) -> Fact: ...
@@ -108,7 +89,7 @@ class FactColumns(Sequence[Fact]):
         return self.fact(i if i >= 0 else len(self) + i)
 
     def __iter__(self) -> Iterator[Fact]:
-        return (self.fact(i) for i in range(len(self)))
+        return (_make_fact(*row) for row in zip(*(getattr(self, name) for name in COLUMNS), strict=True))
 
     def take(self, indices: list[int]) -> FactColumns:
         """A new FactColumns with the rows at `indices`, in that order."""
@@ -128,6 +109,48 @@ class FactColumns(Sequence[Fact]):
         for name in COLUMNS:
             setattr(out, name, columns[name])
         return out
+
+
+_AUTHORITIES = {a.value: a for a in Authority}
+_STATUSES = {s.value: s for s in Status}
+
+
+def _make_fact(
+    subject: str,
+    predicate: str,
+    obj: str | None,
+    lexical: str | None,
+    datatype: str | None,
+    unit: str | None,
+    value_lang: str | None,
+    polarity: bool,
+    confidence: float,
+    source: str,
+    trust: float,
+    authority: str | None,
+    observed_at: Any,
+    loaded_at: Any,
+    status: str,
+    lang: str | None,
+    fact_id: str,
+) -> Fact:
+    value = None if lexical is None else Literal(lexical, datatype or "string", unit, value_lang)
+    return Fact(
+        subject,
+        predicate,
+        obj,
+        value,
+        polarity,
+        confidence,
+        source,
+        trust,
+        _AUTHORITIES[authority] if authority else None,
+        observed_at,
+        loaded_at,
+        _STATUSES[status],
+        lang,
+        fact_id,
+    )
 
 
 def _as_columns(facts: FactColumns | Iterable[Fact]) -> FactColumns:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import urllib.error
 import warnings
 import xml.sax
 from collections.abc import Callable, Iterator
@@ -195,7 +196,12 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise OntologyError(f"{path.name}: not valid UTF-8 (byte {exc.start})") from None
-    except OSError as exc:  # a corrupt .gz, or a JSON-LD @context that would have to be fetched
+    except urllib.error.URLError as exc:  # a JSON-LD @context given by URL: kgbrain never downloads at run time
+        raise OntologyError(
+            f"{path.name}: refers to a remote document that cannot be fetched offline ({exc.reason}); "
+            "inline the JSON-LD @context"
+        ) from None
+    except OSError as exc:  # a corrupt .gz
         raise OntologyError(f"{path.name}: cannot read the file: {exc}") from None
     except ValueError as exc:  # rdflib reports some malformed terms (bad IRIs, literals) this way
         raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None

@@ -322,6 +322,8 @@ CheckerOpener = Callable[[], Checker]
 
 @dataclass
 class _WorkerState:
+    opener: CheckerOpener | None = None
+    options: VerifyOptions | None = None
     verifier: Verifier | None = None
 
 
@@ -329,15 +331,19 @@ _WORKER = _WorkerState()
 
 
 def _worker_init(opener: CheckerOpener, options: VerifyOptions) -> None:
-    checker = opener()
-    # Close the database before the worker exits: Kùzu can crash at exit when it is left open.
-    Finalize(checker, checker.close, exitpriority=10)
-    _WORKER.verifier = Verifier(checker, options)
+    # Opening waits here would be invisible: a Pool restarts a worker whose initializer raises, forever.
+    # The knowledge base is opened by the first task instead, so a failure reaches the parent as an error.
+    _WORKER.opener, _WORKER.options = opener, options
 
 
 def _worker_verify(rows: list[ClaimRow]) -> list[Verdict]:
     if _WORKER.verifier is None:
-        raise RuntimeError("verification worker was not initialised")
+        if _WORKER.opener is None:
+            raise RuntimeError("verification worker was not initialised")
+        checker = _WORKER.opener()
+        # Close the database before the worker exits: Kùzu can crash at exit when it is left open.
+        Finalize(checker, checker.close, exitpriority=10)
+        _WORKER.verifier = Verifier(checker, _WORKER.options)
     return _WORKER.verifier.verify(rows)
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from kgbrain.api import Brain
-from kgbrain.errors import InputError
+from kgbrain.errors import InputError, StoreError
 from kgbrain.ingest.claims import Claim, ClaimError
-from kgbrain.reasoning.verify import CLOSED_WORLD_RULE, VerdictKind
+from kgbrain.reasoning.verify import CLOSED_WORLD_RULE, VerdictKind, verify_parallel
 
 CLAIMS = Path(__file__).resolve().parents[1] / "fixtures" / "claims"
 
@@ -178,3 +179,10 @@ def test_parallel_workers_give_the_same_verdicts(penguins_db: Path) -> None:
     assert one == two
     with Brain.open(None) as memory, pytest.raises(InputError, match="opened read-only"):
         memory.verify(claims, workers=2)
+
+
+def test_a_worker_that_cannot_open_the_knowledge_base_fails_the_run(tmp_path: Path) -> None:
+    # A multiprocessing Pool restarts a worker whose initializer raises, forever; the open must fail the run.
+    opener = partial(Brain.open, tmp_path / "missing.kuzu", read_only=True)
+    with pytest.raises(StoreError, match="does not exist"):
+        list(verify_parallel(opener, [Claim("a", "x", "is_a", "y")], workers=2))

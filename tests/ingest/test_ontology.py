@@ -7,10 +7,13 @@ import io
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rdflib
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from rdflib import OWL, RDF, RDFS, BNode, URIRef
 
 from kgbrain.api import Brain
@@ -353,3 +356,73 @@ def test_predicate_names_are_snake_case_deterministic_and_collision_safe() -> No
     }
     assert mapper.concept_id("http://www.Department0.University0.edu/Course1") == "Department0.University0.edu:Course1"
     assert mapper.concept_id("https://pending.schema.org") == "https://pending.schema.org"
+
+
+_OWL, _RDFS, _RDF = str(OWL), str(RDFS), str(RDF)
+_NAMED = [f"http://example.org/t#{n}" for n in ("A", "B", "C", "p", "q")] + ["https://schema.org/D"]
+_PREDICATES = [
+    _RDFS + "subClassOf",
+    _OWL + "equivalentClass",
+    _RDF + "type",
+    _OWL + "sameAs",
+    _OWL + "disjointWith",
+    _RDFS + "label",
+    _RDFS + "subPropertyOf",
+    _RDFS + "domain",
+    _OWL + "inverseOf",
+    _OWL + "onProperty",
+    _OWL + "members",
+    _RDF + "first",
+    _RDF + "rest",
+    _OWL + "unionOf",
+    _OWL + "propertyChainAxiom",
+    "http://purl.org/dc/terms/title",
+    "http://example.org/t#p",
+    "http://example.org/t#q",
+]
+_OBJECTS = [
+    *_NAMED,
+    _OWL + "Class",
+    _OWL + "Restriction",
+    _OWL + "ObjectProperty",
+    _OWL + "TransitiveProperty",
+    _OWL + "AllDisjointClasses",
+    _OWL + "Ontology",
+    _RDF + "nil",
+]
+_blank = st.sampled_from(["_:b1", "_:b2", "_:b3"])
+_literal = st.tuples(
+    st.sampled_from(["x", "7", "кот"]),
+    st.sampled_from([None, "http://www.w3.org/2001/XMLSchema#integer"]),
+    st.sampled_from([None, "ru", "en-gb"]),
+)
+_triples = st.lists(
+    st.tuples(
+        st.one_of(st.sampled_from(_NAMED), _blank),
+        st.sampled_from(_PREDICATES),
+        st.one_of(st.sampled_from(_OBJECTS), _blank, _literal),
+    ),
+    max_size=40,
+)
+
+
+def _mapped(triples: list[tuple]) -> tuple:
+    batch = RdfMapper(load_mapping(), file="t", source="t", trust=0.5).map(triples)
+    facts = sorted(
+        zip(
+            *(batch.facts.column(c) for c in ("subject", "predicate", "object", "lexical", "datatype", "lang")),
+            strict=True,
+        ),
+        key=repr,
+    )
+    return facts, sorted(batch.annotations, key=repr), batch.declarations, batch.skipped, batch.extra
+
+
+@given(_triples, st.randoms(use_true_random=False))
+def test_every_triple_is_mapped_or_counted_whatever_the_order(triples: list[tuple], rnd: Any) -> None:
+    first = _mapped(triples)
+    extra = first[4]
+    assert extra["triples_mapped"] + extra["triples_skipped"] == extra["triples_read"] == len(triples)
+    shuffled = list(triples)
+    rnd.shuffle(shuffled)
+    assert _mapped(shuffled) == first  # the syntax (and so the triple order) never changes the knowledge base

@@ -1,4 +1,6 @@
-// One shortest active causal path between two concepts (Kùzu's BFS form; used as a cross-check and by the bench).
+// One shortest active causal path between two concepts (Kùzu's BFS form, up to 12 hops): the fallback for
+// chains longer than the in-memory best-first search explores, and the bench's Cypher peer.
 MATCH p = (a:Concept {id: $source})-[:CAUSES|ENABLES|LEADS_TO|PREVENTS* SHORTEST 1..12 (r, n | WHERE r.status = 'active' AND r.polarity)]->(b:Concept {id: $target})
-RETURN properties(rels(p), 'fact_id') AS fact_ids, properties(rels(p), 'predicate') AS predicates,
-       properties(rels(p), 'confidence') AS confidences, list_product(properties(rels(p), 'confidence')) AS confidence
+RETURN list_transform(nodes(p), x -> x.id) AS concepts, properties(rels(p), 'fact_id') AS fact_ids,
+       properties(rels(p), 'predicate') AS predicates, properties(rels(p), 'confidence') AS confidences,
+       properties(rels(p), 'source') AS sources, list_product(properties(rels(p), 'confidence')) AS confidence

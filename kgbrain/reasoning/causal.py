@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -246,6 +247,27 @@ def _reachable(adjacency: dict[str, list[CausalLink]], start: str, *, forward: b
                 seen.add(nxt)
                 stack.append(nxt)
     return seen
+
+
+def from_row(source: str, row: dict[str, Any]) -> list[CausalPath]:
+    """The path of a queries/cau_shortest.cypher row (its concepts are read off the fact ids' links)."""
+    concepts: list[str] = row["concepts"]
+    links = tuple(
+        CausalLink(a, p, b, float(c), f, s)
+        for a, b, p, c, f, s in zip(
+            concepts[:-1],
+            concepts[1:],
+            row["predicates"],
+            row["confidences"],
+            row["fact_ids"],
+            row["sources"],
+            strict=True,
+        )
+    )
+    if not links or links[0].subject != source:
+        return []
+    flips = sum(1 for lk in links if lk.predicate == "prevents")
+    return [CausalPath(links, round(float(row["confidence"]), 4), flips % 2 == 0)]
 
 
 def strongest(paths: Iterable[CausalPath]) -> CausalPath | None:

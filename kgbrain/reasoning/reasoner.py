@@ -196,7 +196,26 @@ class Reasoner:
         Raises:
             StoreError: the store failed.
         """
-        return causal.paths_between(self.causal_graph(), source, target, limit=limit)
+        found = causal.paths_between(self.causal_graph(), source, target, limit=limit)
+        if found:
+            return found
+        # Longer than the best-first bound (causal.MAX_HOPS): Kùzu's BFS form finds one shortest path up to 12.
+        return [
+            path
+            for row in self.store.run("cau_shortest", source=source, target=target)
+            for path in causal.from_row(source, row)
+        ]
+
+    def ancestors_cypher(self, concept: str) -> set[str]:
+        """Ancestors through Kùzu's BFS form (`-[:IS_A|INSTANCE_OF* SHORTEST 1..30]->`), capped at 30 hops.
+
+        The reasoner uses the in-memory mirror (no depth cap, microseconds); this is the Cypher
+        cross-check the tests and bench/reasoning.py compare it with.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return {r["ancestor"] for r in self.store.run("ded_ancestors_shortest", id=concept)}
 
     def like(self, concept: str, limit: int = 5) -> list[Analogy]:
         """Analogical mode: structurally similar concepts with the structure they share.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,3 +214,15 @@ def test_ded_transitive_part_of_chain(demo: Brain) -> None:
     assert c.outcome is Outcome.SUPPORTED
     assert rules(c) == ["ded.transitive"] * 4
     assert demo.check("organism", "part_of", "axon").outcome is Outcome.UNKNOWN
+
+
+def test_causal_chain_longer_than_the_search_bound_falls_back_to_kuzu_shortest(brain: Brain, tmp_path: Path) -> None:
+    rows = [{"subject": f"e{i}", "predicate": "causes", "object": f"e{i + 1}", "confidence": 0.9} for i in range(9)]
+    rows.append({"subject": "e4", "predicate": "prevents", "object": "x", "confidence": 0.5})
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    brain.load([path])
+    (found,) = brain.path("e0", "e9")
+    assert len(found.links) == 9
+    assert found.confidence == round(0.9**9, 4)
+    assert found.polarity

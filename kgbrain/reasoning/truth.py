@@ -447,7 +447,7 @@ def resolve_by_person(
     dispute the others, and raise the person's source trust.
 
     Raises:
-        InputError: unknown conflict, or `keep` is not one of its facts.
+        InputError: unknown conflict, `keep` is not one of its facts, or it was retracted.
         StoreError: the store failed.
     """
     now = now or datetime.now(timezone.utc)
@@ -459,6 +459,8 @@ def resolve_by_person(
         if not by.strip():
             raise InputError("--by needs a person's name")
         facts = {f.fact_id: f for f in rec.facts}
+        if facts[keep].status is Status.RETRACTED:
+            raise InputError(f"Fact {keep!r} was retracted; a retraction is final, keep another fact.")
         # The confidence the kept fact had before this conflict first touched it.
         earliest: dict[str, float] = {}
         for past in rec.events:

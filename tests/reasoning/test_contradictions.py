@@ -308,6 +308,8 @@ def test_retract_keeps_the_fact_and_closes_its_open_conflicts(brain: Brain) -> N
     assert brain.scan_conflicts().found == 0  # a retracted fact no longer conflicts with anything
     with pytest.raises(InputError, match="retracted already"):
         brain.retract(no.fact_id)
+    with pytest.raises(InputError, match="was retracted; a retraction is final"):
+        brain.resolve_conflict(c.id, keep=no.fact_id, by="dave")
     with pytest.raises(InputError, match="Unknown fact 'f_nope'"):
         brain.retract("f_nope")
 

@@ -117,6 +117,8 @@ class _Resolver:
             self.existing.update((r["id"], r["kind"]) for r in self.store.run("concepts_existing", ids=list(part)))
 
     def _resolve(self, unknown: set[str], annotations: Iterable[Annotation]) -> dict[str, str]:
+        if not unknown:  # every name is a known id or annotated in this file (ontologies): nothing to look up
+            return {}
         by_key: dict[str, set[str]] = defaultdict(set)
         for a in annotations:
             if a.kind in ("label", "alias"):
@@ -200,9 +202,11 @@ def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annot
     have: set[tuple[str, str, str, str, str]] = set()
     existing_keys: set[str] = set()
     for part in chunks(keys):
+        existing_keys.update(r["key"] for r in store.run("terms_existing", keys=list(part)))
+    # only keys already in the store can have names already (a fresh ontology load skips this query)
+    for part in chunks(sorted(existing_keys)):
         for r in store.run("terms_lookup", keys=list(part)):
             have.add((r["key"], r["concept"], r["text"], r["lang"] or "", r["kind"]))
-        existing_keys.update(r["key"] for r in store.run("terms_existing", keys=list(part)))
     new_names = [w for w in wanted if w not in have]
     store.copy("Term", pa.table({"key": pa.array(sorted(set(keys) - existing_keys), pa.string())}))
     store.append_rels(

@@ -503,10 +503,26 @@ class RetractResult:
     closed: tuple[str, ...]
 
 
+def _imposed(rec: ConflictRecord, fact_id: str) -> Status | None:
+    """The status a conflict's resolution holds a fact at (None when it decided nothing about it)."""
+    if rec.kept_fact is None or fact_id == rec.kept_fact:
+        return None
+    if rec.strategy not in (Strategy.SOURCE_TRUST, Strategy.TEMPORAL_OVERRIDE, Strategy.HUMAN_OVERRIDE):
+        return None
+    # A pair's other fact, or (a disjointness violation) the facts detection cast doubt on.
+    if len(rec.fact_ids) > 2 and fact_id not in {ch["fact_id"] for ch in rec.events[0]["facts"]}:
+        return None
+    return Status.OUTDATED if rec.strategy is Strategy.TEMPORAL_OVERRIDE else Status.DISPUTED
+
+
 def retract(
     store: GraphStore, fact_id: str, *, by: str | None = None, reason: str | None = None, now: datetime | None = None
 ) -> RetractResult:
-    """Mark a fact retracted (it stays, with its history) and close the open conflicts it took part in.
+    """Mark a fact retracted (it stays, with its history) and close every conflict it took part in.
+
+    What those conflicts did to the other facts is undone (dependency-directed, as in a JTMS): a fact
+    disputed only because a now-retracted fact outranked it is active again, and confidence lost to the
+    conflict comes back. A status that another conflict still in force imposes stays.
 
     Raises:
         InputError: no fact has this id, or it is retracted already.
@@ -519,8 +535,6 @@ def retract(
             raise InputError(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
         if fact.status is Status.RETRACTED:
             raise InputError(f"Fact {fact_id!r} is retracted already.")
-        change = FactChange(fact_id, fact.confidence, fact.confidence, fact.status, Status.RETRACTED)
-        _write_facts(store, {fact_id: (fact.confidence, Status.RETRACTED)}, {fact_id: fact.subject})
         store.run(
             "tms_retraction_add",
             fact_id=fact_id,
@@ -529,15 +543,51 @@ def retract(
             retracted_by=by,
             reason=reason,
         )
+        closing = [r for r in list_conflicts(store, fact_ids=[fact_id]) if r.strategy is not Strategy.RETRACTION]
+        others = {i for r in closing for i in r.fact_ids} - {fact_id}
+        staying = [
+            r
+            for r in list_conflicts(store, fact_ids=sorted(others), with_facts=False)
+            if r.strategy is not Strategy.RETRACTION and fact_id not in r.fact_ids
+        ]
+        state: State = {f.fact_id: (f.confidence, f.status) for r in closing for f in r.facts}
+        subjects = {f.fact_id: f.subject for r in closing for f in r.facts}
+        subjects[fact_id] = fact.subject
+        state[fact_id] = (fact.confidence, fact.status)
+        initial = dict(state)
+        gone = FactChange(fact_id, fact.confidence, fact.confidence, fact.status, Status.RETRACTED)
+        state[fact_id] = (fact.confidence, Status.RETRACTED)
         closed = []
-        for rec in list_conflicts(store, status=ConflictStatus.OPEN, fact_ids=[fact_id], with_facts=False):
-            others = [i for i in rec.fact_ids if i != fact_id]
+        for rec in closing:
+            changes = [gone]
+            for other in (i for i in rec.fact_ids if i != fact_id):
+                confidence, status = state[other]
+                lost = sum(
+                    ch["confidence_before"] - ch["confidence_after"]
+                    for e in rec.events
+                    for ch in e["facts"]
+                    if ch["fact_id"] == other
+                )
+                after_status = status
+                if _imposed(rec, other) is not None and status is not Status.RETRACTED:
+                    held = [s for s in (_imposed(r, other) for r in staying if other in r.fact_ids) if s is not None]
+                    after_status = max(held, key=_RANK.__getitem__, default=Status.ACTIVE)
+                after = (round(clamp(confidence + lost), 6), after_status)
+                if after != (confidence, status):
+                    changes.append(FactChange(other, confidence, after[0], status, after_status))
+                    state[other] = after
             rec.status, rec.strategy = ConflictStatus.RESOLVED, Strategy.RETRACTION
-            rec.kept_fact = others[0] if len(others) == 1 else None
+            remaining = [i for i in rec.fact_ids if i != fact_id]
+            rec.kept_fact = remaining[0] if len(remaining) == 1 else None
             rec.resolved_at, rec.resolved_by = now, by
-            rec.events.append(Event(Strategy.RETRACTION, now, (change,), by=by, note=reason or "").to_dict())
-            store.run("conflict_update", rows=[_update_row(rec)])
+            rec.events.append(Event(Strategy.RETRACTION, now, tuple(changes), by=by, note=reason or "").to_dict())
+            rec.explanation += (
+                f" {fact_id} was retracted{' by ' + by if by else ''}; what this conflict changed is undone."
+            )
             closed.append(rec.id)
+        _write_facts(store, {i: v for i, v in state.items() if v != initial[i]}, subjects)
+        if closed:
+            store.run("conflict_update", rows=[_update_row(r) for r in closing])
     return RetractResult(facts_by_id(store, [fact_id])[fact_id], fact.status, tuple(closed))
 
 

@@ -333,3 +333,27 @@ def test_conflicts_are_stored_on_disk(db_path: Path) -> None:
         c = only(brain)
         assert c.type is ConflictType.SOURCE_CONFLICT
         assert json.loads(json.dumps(c.events))[0]["strategy"] == "source_trust"
+
+
+def test_retracting_a_winner_reinstates_what_it_alone_outranked(brain: Brain) -> None:
+    load(brain, "stale")
+    facts = {f.source: f for c in brain.conflicts() for f in c.facts}
+    assert (facts["census/2010"].status, facts["forum/rumours"].status) == (Status.OUTDATED, Status.DISPUTED)
+    result = brain.retract(facts["census/2021"].fact_id, by="erin")
+    assert len(result.closed) == 2  # the stale update and the rumour's source conflict with the 2021 census
+    after = {f.source: f for c in brain.conflicts() for f in c.facts}
+    assert after["census/2010"].status is Status.ACTIVE  # the older census is current again
+    assert after["forum/rumours"].status is Status.DISPUTED  # still outranked by the 2010 census
+    assert after["forum/rumours"].confidence == pytest.approx(0.5 - 0.1)  # one of its two penalties undone
+    assert brain.stats().facts == 3
+
+
+def test_retracting_a_winner_restores_its_rivals_confidence(brain: Brain) -> None:
+    load(brain, "source_conflict")
+    c = only(brain)
+    brain.retract(c.kept_fact or "")
+    closed = only(brain)
+    forum = next(f for f in closed.facts if f.source == "forum/brain-myths")
+    assert (forum.status, forum.confidence) == (Status.ACTIVE, pytest.approx(0.6))
+    assert closed.strategy is Strategy.RETRACTION
+    assert [e["strategy"] for e in closed.events] == ["source_trust", "retraction"]

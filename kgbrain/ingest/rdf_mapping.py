@@ -179,7 +179,6 @@ class RdfMapper:
                 elif m.roles.get(p) == "SameAs" and not s.startswith("_:"):
                     same_pairs.append((s, o))
         self._merge_same(same_pairs)
-        self._declared = declared
         self._blank_out = blank_out
         self._consumed = bytearray(len(triples))
         self._triples = triples

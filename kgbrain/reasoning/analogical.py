@@ -14,9 +14,7 @@ objects with a common parent), `ana.supported` (a stored similar_to fact), `ana.
 
 from __future__ import annotations
 
-import zlib
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,20 +24,13 @@ import numpy as np
 from kgbrain.reasoning.analogy_index import VectorIndex
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.signatures import DIM, HIERARCHY, SKIP, Embedder
 from kgbrain.reasoning.trace import Step
 from kgbrain.reasoning.uncertainty import MEDIUM_CONFIDENCE
 from kgbrain.store.protocol import GraphStore
 
-DIM = 128
-EXACT_WEIGHT = 1.0
-PARALLEL_WEIGHT = 0.6
-PREDICATE_WEIGHT = 0.25
-INCOMING_FACTOR = 0.5
-HIERARCHY_FACTOR = 0.3  # sharing a parent class is attribute-like similarity; relations weigh more (Gentner)
-SKIP = frozenset({"similar_to"})  # the claim under test must not make itself true
-HIERARCHY = ("is_a", "instance_of")
 SHARED_HALF = 3  # shared relations at which an unsupported analogy reaches half of MEDIUM_CONFIDENCE
-CANDIDATES = 20
+CANDIDATES = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,51 +45,6 @@ class Analogy:
     shared: tuple[tuple[str, str, str], ...]  # (predicate, object of concept, object of other)
     differences: tuple[str, ...]
     steps: tuple[Step, ...]
-
-
-Signature = dict[str, float]
-
-
-def _fact_features(
-    s: str, p: str, o: str, polarity: bool, parents: Callable[[str], list[str]]
-) -> Iterable[tuple[str, str, float]]:
-    """(concept, feature, weight) contributions of one fact to its subject's and object's signatures."""
-    if p in SKIP:
-        return
-    sign = "" if polarity else "!"
-    factor = HIERARCHY_FACTOR if p in HIERARCHY else 1.0
-    yield s, f">{sign}{p}:{o}", EXACT_WEIGHT * factor
-    for parent in parents(o):
-        yield s, f">{sign}{p}:^{parent}", PARALLEL_WEIGHT * factor
-    yield s, f">{sign}{p}", PREDICATE_WEIGHT * factor
-    yield o, f"<{sign}{p}:{s}", EXACT_WEIGHT * INCOMING_FACTOR * factor
-    yield o, f"<{sign}{p}", PREDICATE_WEIGHT * INCOMING_FACTOR * factor
-
-
-def _features(
-    facts: Iterable[tuple[str, str, str, bool]], concept: str, parents: Callable[[str], list[str]]
-) -> Signature:
-    sig: Signature = defaultdict(float)
-    for s, p, o, polarity in facts:
-        for c, feature, weight in _fact_features(s, p, o, polarity, parents):
-            if c == concept:
-                sig[feature] += weight
-    return sig
-
-
-def _slot(feature: str) -> tuple[int, float]:
-    # crc32 is stable across processes (the index is built in one and queried in another) and fast.
-    h = zlib.crc32(feature.encode("utf-8"))
-    return h % DIM, 1.0 if (h >> 16) & 1 else -1.0
-
-
-def _vector(sig: Signature) -> np.ndarray:
-    vec = np.zeros(DIM, dtype=np.float32)
-    for feature, weight in sig.items():
-        slot, sign = _slot(feature)
-        vec[slot] += sign * weight
-    norm = float(np.linalg.norm(vec))
-    return vec / norm if norm else vec
 
 
 class Analogies:
@@ -117,6 +63,17 @@ class Analogies:
         self._hierarchy = hierarchy
         self.folder = folder
         self._index: VectorIndex | None = None
+        self._embedder: Embedder | None = None
+
+    def invalidate(self) -> None:
+        """Forget the embedder (its graph is stale after a load); the index itself is updated by `update`."""
+        self._embedder = None
+
+    def embedder(self) -> Embedder:
+        """The signature embedder over the current graph (cached)."""
+        if self._embedder is None or self._embedder.graph is not self._graph():
+            self._embedder = Embedder(self._graph(), self._hierarchy())
+        return self._embedder
 
     def _parents(self) -> Callable[[str], list[str]]:
         h = self._hierarchy()
@@ -142,41 +99,15 @@ class Analogies:
         return found
 
     def _build(self, fingerprint: dict[str, int]) -> VectorIndex:
-        # Signatures are additive, so each fact is added straight into its subject's and object's rows:
-        # one pass over the facts, one float32 matrix, no per-concept fact lists (200k concepts: ~100 MB).
-        parents = self._parents()
-        rows: dict[str, int] = {}
-        matrix = np.zeros((1024, DIM), dtype=np.float32)
-        slots: dict[str, tuple[int, float]] = {}
-
-        def add(concept: str, feature: str, weight: float) -> None:
-            nonlocal matrix
-            row = rows.get(concept)
-            if row is None:
-                row = rows[concept] = len(rows)
-                if row >= len(matrix):
-                    matrix = np.concatenate([matrix, np.zeros_like(matrix)])
-            slot = slots.get(feature)
-            if slot is None:
-                slot = _slot(feature)
-                if len(slots) < 200_000:  # features repeat a lot (predicates, popular objects); cache those
-                    slots[feature] = slot
-            matrix[row, slot[0]] += slot[1] * weight
-
-        g = self._graph()
-        names_of, preds_of = g.names, g.pred_names
-        for s, p, o, polarity in zip(
-            g.subject.tolist(), g.predicate.tolist(), g.object.tolist(), g.polarity.tolist(), strict=True
-        ):
-            for concept, feature, weight in _fact_features(names_of[s], preds_of[p], names_of[o], polarity, parents):
-                add(concept, feature, weight)
-        names = sorted(rows, key=rows.__getitem__)
-        vectors = matrix[: len(names)]
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        vectors /= np.where(norms == 0, 1.0, norms)
+        embedder = self.embedder()
+        vectors = embedder.matrix()
+        norms = np.linalg.norm(vectors, axis=1)
+        keep = np.nonzero(norms > 0)[0]
+        vectors = vectors[keep] / norms[keep, None]
+        names = [embedder.graph.names[int(i)] for i in keep]
         index = VectorIndex(DIM)
-        for start in range(0, len(names), 20_000):
-            index.upsert(names[start : start + 20_000], vectors[start : start + 20_000])
+        for start in range(0, len(names), 50_000):
+            index.upsert(names[start : start + 50_000], vectors[start : start + 50_000])
         index.fingerprint = fingerprint
         self._save(index)
         return index
@@ -196,48 +127,29 @@ class Analogies:
             StoreError: the store failed.
         """
         if self._index is None:
-            if self.folder is not None and (self.folder / "meta.json").exists():
-                self.index()  # stale on disk: rebuilt against the new data (fingerprint differs)
+            # Not in use in this process: a persisted index now has a stale fingerprint and is rebuilt on
+            # first use, rather than inside this load's transaction.
             return
-        signatures = self._signatures(sorted(concepts))
-        names = sorted(signatures)
-        if names:
-            self._index.upsert(names, np.stack([_vector(signatures[n]) for n in names]))
+        embedder = self.embedder()
+        found = {c: v for c in sorted(concepts) if (v := embedder.vector(c)) is not None}
+        if found:
+            self._index.upsert(list(found), np.stack(list(found.values())))
         self._index.fingerprint = self._fingerprint()
         self._save(self._index)
 
-    def _facts_of(self, concepts: list[str]) -> dict[str, list[dict[str, Any]]]:
-        g = self._graph()
-        out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for concept in concepts:
-            seen: set[str] = set()
-            for e in [*g.out(concept), *g.into(concept)]:
-                if e.fact_id not in seen:  # a fact from a concept to itself is both out and in
-                    seen.add(e.fact_id)
-                    out[concept].append(
-                        {
-                            "subject": e.subject,
-                            "predicate": e.predicate,
-                            "object": e.object,
-                            "polarity": e.polarity,
-                            "fact_id": e.fact_id,
-                            "confidence": e.confidence,
-                            "source": e.source,
-                        }
-                    )
-        return out
-
-    def _signatures(self, concepts: list[str]) -> dict[str, Signature]:
-        parents = self._parents()
-        facts = self._facts_of(concepts)
-        return {
-            c: _features(
-                ((str(r["subject"]), str(r["predicate"]), str(r["object"]), bool(r["polarity"])) for r in rows),
-                c,
-                parents,
-            )
-            for c, rows in facts.items()
-        }
+    def _outgoing(self, concept: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "subject": e.subject,
+                "predicate": e.predicate,
+                "object": e.object,
+                "polarity": e.polarity,
+                "fact_id": e.fact_id,
+                "confidence": e.confidence,
+                "source": e.source,
+            }
+            for e in self._graph().out(concept)
+        ]
 
     def similar(self, concept: str, *, limit: int = 5) -> list[Analogy]:
         """Concepts whose relation signature is closest to `concept`'s, with their shared structure.
@@ -246,25 +158,17 @@ class Analogies:
             StoreError: the store failed.
         """
         index = self.index()
-        facts = self._facts_of([concept])
-        if not facts.get(concept):
+        vec = self.embedder().vector(concept)
+        if vec is None:
             return []
-        parents = self._parents()
-        mine = facts[concept]
-        vec = _vector(
-            _features(
-                ((str(r["subject"]), str(r["predicate"]), str(r["object"]), bool(r["polarity"])) for r in mine),
-                concept,
-                parents,
-            )
-        )
         hits = [(c, sim) for c, sim in index.query(vec, CANDIDATES + 1) if c != concept and sim > 0]
         if not hits:
             return []
-        theirs = self._facts_of([c for c, _ in hits])
+        parents = self._parents()
+        mine = self._outgoing(concept)
         out = []
         for other, sim in hits:
-            analogy = _explain(concept, other, sim, mine, theirs.get(other, []), parents)
+            analogy = _explain(concept, other, sim, mine, self._outgoing(other), parents)
             if analogy.shared:
                 out.append(analogy)
         # Rank by similarity weighted by how much structure is actually shared (one shared edge is a weak analogy).

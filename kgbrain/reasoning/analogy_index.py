@@ -15,8 +15,8 @@ from typing import Any
 import hnswlib
 import numpy as np
 
-EF_CONSTRUCTION = 100
-M = 16
+EF_CONSTRUCTION = 64  # 200k concepts on 2 cores: ~35 s to build at 64/M=12 against ~90 s at 100/M=16
+M = 12
 EF_SEARCH = 64
 
 

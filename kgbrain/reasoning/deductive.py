@@ -91,47 +91,28 @@ class Deducer:
         )
 
     def check_many(self, claims: Sequence[Claim]) -> list[Check]:
-        """`check` for many claims: the evidence of each batch is fetched with one query per kind.
+        """`check` for many claims. Active evidence comes from the in-memory mirror, so a claim costs
+        microseconds unless one of its concepts has inactive facts (then Kùzu is asked, once per object).
 
         Raises:
             StoreError: the store failed.
         """
-        out: list[Check] = []
-        for start in range(0, len(claims), BATCH):
-            batch = claims[start : start + BATCH]
-            self._pre = self._prefetch(batch)
-            try:
-                out += [self.check(c) for c in batch]
-            finally:
-                self._pre = None
-        return out
-
-    def _prefetch(self, claims: Sequence[Claim]) -> _Prefetch:
-        # Evidence is fetched object-first, one query per distinct object of the batch, whatever the number
-        # of subjects and ancestors: claims about the same object share it.
-        table = self._predicates()
-        wanted: dict[str, set[str]] = {}
-        for c in claims:
-            if c.predicate in HIERARCHY:
-                wanted.setdefault(c.object, set()).update(HIERARCHY)
-                continue
-            if c.literal:
-                continue
-            decl = table.get(c.predicate)
-            wanted.setdefault(c.object, set()).update(table.sub_properties(c.predicate))
-            back = [*table.inverses(c.predicate), *([c.predicate] if decl.symmetric else [])]
-            if back:
-                wanted.setdefault(c.subject, set()).update(back)
-        pre = _Prefetch()
-        for obj, preds in sorted(wanted.items()):
-            pre.into[obj] = (frozenset(preds), self._into(obj, sorted(preds)))
-        return pre
+        self._pre = _Prefetch()
+        try:
+            return [self.check(c) for c in claims]
+        finally:
+            self._pre = None
 
     def _into(self, obj: str, predicates: list[str]) -> dict[str, list[Evidence]]:
+        key = (obj, tuple(sorted(predicates)))
+        if self._pre is not None and key in self._pre.into:
+            return self._pre.into[key]
         by_subject: dict[str, list[Evidence]] = {}
         for r in self.store.run("ded_facts_into", object=obj, predicates=predicates):
             e = Evidence.from_row(r)
             by_subject.setdefault(e.subject, []).append(e)
+        if self._pre is not None:
+            self._pre.into[key] = by_subject
         return by_subject
 
     def chain_steps(self, links: Sequence[Link]) -> list[Step]:
@@ -437,12 +418,15 @@ class Deducer:
     # -- queries -------------------------------------------------------------------------------
 
     def _between(self, subjects: list[str], objects: list[str], predicates: list[str]) -> list[Evidence]:
+        g = self._graph()
         found: list[Evidence] = []
         wanted = set(predicates)
         for obj in objects:
-            cached = self._pre.into.get(obj) if self._pre is not None else None
-            by_subject = cached[1] if cached is not None and cached[0] >= wanted else self._into(obj, predicates)
-            found += [e for x in subjects for e in by_subject.get(x, ()) if e.predicate in wanted]
+            if obj in g.inactive or any(x in g.inactive for x in subjects):
+                by_subject = self._into(obj, predicates)  # inactive facts are only in Kùzu
+                found += [e for x in subjects for e in by_subject.get(x, ()) if e.predicate in wanted]
+            else:
+                found += g.facts_into(obj, subjects, predicates)
         return found
 
     def _values(self, subjects: list[str], predicates: list[str]) -> list[Evidence]:
@@ -456,14 +440,11 @@ class Deducer:
         return found
 
 
-BATCH = 512  # claims whose evidence is fetched together
-
-
 @dataclass(slots=True)
 class _Prefetch:
-    """Evidence fetched for a batch of claims: by object, the predicates asked and the facts by subject."""
+    """Kùzu answers shared by the claims of one check_many call, by (object, predicates)."""
 
-    into: dict[str, tuple[frozenset[str], dict[str, list[Evidence]]]] = field(default_factory=dict)
+    into: dict[tuple[str, tuple[str, ...]], dict[str, list[Evidence]]] = field(default_factory=dict)
 
 
 def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:

@@ -1,7 +1,7 @@
 """An in-memory mirror of every active concept-to-concept fact, the shared substrate of the four modes.
 
 Kùzu stays the source of truth (and answers everything about inactive facts, values and names); this
-mirror is read once through queries/graph_active_facts.cypher and rebuilt after each load. Measured on
+mirror is read once through queries/graph_facts.cypher and rebuilt after each load. Measured on
 kuzu 0.11.3 with 200,000 concepts (bench/reasoning.py and the issue notes): a primary-key-bound query costs
 about 1 ms, `id IN $list` scans (~25 ms), UNWIND + `{id: x}` joins (~60 ms), and `-[:IS_A* SHORTEST]->`
 about 6 ms; a walk over these arrays costs microseconds per hop and has no depth limit. Facts are kept as
@@ -37,7 +37,14 @@ class FactGraph:
         conf: list[float] = []
         fid: list[bytes] = []
         src: list[int] = []
+        # Concepts at either end of an outdated/disputed/retracted fact: those are shown in traces, so
+        # questions about them also ask Kùzu (the mirror holds active facts only).
+        self.inactive: set[str] = set()
         for r in rows:
+            if r.get("status", "active") != "active":
+                self.inactive.add(r["subject"])
+                self.inactive.add(r["object"])
+                continue
             subj.append(self._id(r["subject"]))
             obj.append(self._id(r["object"]))
             p = self.pred_index.get(r["predicate"])
@@ -84,7 +91,7 @@ class FactGraph:
         Raises:
             StoreError: the store failed.
         """
-        return cls(store.iterate("graph_active_facts"))
+        return cls(store.iterate("graph_facts"))
 
     def predicate_id(self, name: str) -> int:
         """The integer id of a predicate (-1 when no active fact uses it)."""
@@ -120,6 +127,16 @@ class FactGraph:
             )
             for i in positions
         ]
+
+    def facts_into(self, obj: str, subjects: Iterable[str], predicates: Iterable[str]) -> list[Evidence]:
+        """Active facts `s p obj` with s among `subjects` and p among `predicates` (filtered with numpy)."""
+        positions = self.in_positions(obj)
+        if not len(positions):
+            return []
+        pids = [self.pred_index[p] for p in predicates if p in self.pred_index]
+        sids = [self.index[x] for x in subjects if x in self.index]
+        mask = np.isin(self.predicate[positions], pids) & np.isin(self.subject[positions], sids)
+        return self.evidence(positions[mask].tolist())
 
     def out(self, concept: str) -> list[Evidence]:
         """Active facts stated about `concept`."""

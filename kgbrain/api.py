@@ -349,7 +349,7 @@ class Brain:
             from kgbrain.reasoning.reasoner import Reasoner
 
             path = getattr(self.store, "path", None)
-            found = Reasoner(self.store, index_dir=Path(f"{path}.analogy") if path is not None else None)
+            found = Reasoner(self.store, index_dir=Path(f"{path}.reasoning") if path is not None else None)
             self.__dict__["_reasoner"] = found
             self.load_hooks.append(lambda brain, report: found.on_load(brain, report))
         return found

@@ -23,7 +23,7 @@ import numpy as np
 
 from kgbrain.reasoning.analogy_index import VectorIndex
 from kgbrain.reasoning.closure import Hierarchy
-from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.graph import FactGraph, fingerprint
 from kgbrain.reasoning.signatures import DIM, HIERARCHY, SKIP, Embedder
 from kgbrain.reasoning.trace import Step
 from kgbrain.reasoning.uncertainty import MEDIUM_CONFIDENCE
@@ -79,9 +79,8 @@ class Analogies:
         h = self._hierarchy()
         return lambda c: [p for p, _ in h.parents(c)]
 
-    def _fingerprint(self) -> dict[str, int]:
-        row = self.store.run("ana_fingerprint")[0]
-        return {"concepts": int(row["concepts"]), "facts": int(row["facts"])}
+    def _fingerprint(self) -> dict[str, float]:
+        return fingerprint(self.store)
 
     def index(self) -> VectorIndex:
         """The current index: the persisted one when its fingerprint matches the data, else rebuilt.
@@ -91,14 +90,14 @@ class Analogies:
         """
         if self._index is not None:
             return self._index
-        fingerprint = self._fingerprint()
+        stamp = self._fingerprint()
         found = VectorIndex.open(self.folder, DIM) if self.folder is not None else None
-        if found is None or found.fingerprint != fingerprint:
-            found = self._build(fingerprint)
+        if found is None or found.fingerprint != stamp:
+            found = self._build(stamp)
         self._index = found
         return found
 
-    def _build(self, fingerprint: dict[str, int]) -> VectorIndex:
+    def _build(self, stamp: dict[str, float]) -> VectorIndex:
         embedder = self.embedder()
         vectors = embedder.matrix()
         norms = np.linalg.norm(vectors, axis=1)
@@ -108,7 +107,7 @@ class Analogies:
         index = VectorIndex(DIM)
         for start in range(0, len(names), 50_000):
             index.upsert(names[start : start + 50_000], vectors[start : start + 50_000])
-        index.fingerprint = fingerprint
+        index.fingerprint = stamp
         self._save(index)
         return index
 

@@ -10,7 +10,10 @@ column arrays (about 40 bytes a fact) sorted by subject, with a second order by 
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -93,6 +96,55 @@ class FactGraph:
         """
         return cls(store.iterate("graph_facts"))
 
+    def save(self, folder: Path, fingerprint: dict[str, float]) -> None:
+        """Write the mirror to `folder/graph.npz` (atomically), tagged with the data's fingerprint."""
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"graph.tmp-{os.getpid()}.npz"
+        np.savez(
+            tmp,
+            subject=self.subject,
+            object=self.object,
+            predicate=self.predicate,
+            polarity=self.polarity,
+            confidence=self.confidence,
+            fact_id=self.fact_id,
+            source=self.source,
+            in_order=self.in_order,
+            names=_blob(self.names),
+            pred_names=_blob(self.pred_names),
+            source_names=_blob(self.source_names),
+            inactive=_blob(sorted(self.inactive)),
+            fingerprint=np.frombuffer(json.dumps(fingerprint, sort_keys=True).encode("utf-8"), dtype=np.uint8),
+        )
+        tmp.replace(folder / "graph.npz")
+
+    @classmethod
+    def open(cls, folder: Path, fingerprint: dict[str, float]) -> FactGraph | None:
+        """The mirror saved in `folder`, or None when there is none or it was built from other data."""
+        path = folder / "graph.npz"
+        if not path.is_file():
+            return None
+        with np.load(path) as data:
+            stored = json.loads(data["fingerprint"].tobytes().decode("utf-8"))
+            if stored != json.loads(json.dumps(fingerprint, sort_keys=True)):
+                return None
+            g = cls(())
+            g.subject, g.object, g.predicate = data["subject"], data["object"], data["predicate"]
+            g.polarity, g.confidence, g.fact_id = data["polarity"], data["confidence"], data["fact_id"]
+            g.source, g.in_order = data["source"], data["in_order"]
+            g.names = _unblob(data["names"])
+            g.pred_names = _unblob(data["pred_names"])
+            g.source_names = _unblob(data["source_names"])
+            g.inactive = set(_unblob(data["inactive"]))
+        g.index = {name: i for i, name in enumerate(g.names)}
+        g.pred_index = {name: i for i, name in enumerate(g.pred_names)}
+        g.source_index = {name: i for i, name in enumerate(g.source_names)}
+        n = len(g.names)
+        g.out_offsets = _offsets(g.subject, n)
+        g.in_offsets = _offsets(g.object[g.in_order], n)
+        g.facts = len(g.subject)
+        return g
+
     def predicate_id(self, name: str) -> int:
         """The integer id of a predicate (-1 when no active fact uses it)."""
         return self.pred_index.get(name, -1)
@@ -145,6 +197,31 @@ class FactGraph:
     def into(self, concept: str) -> list[Evidence]:
         """Active facts pointing at `concept`."""
         return self.evidence(self.in_positions(concept).tolist())
+
+
+def fingerprint(store: GraphStore) -> dict[str, float]:
+    """Counts and a confidence checksum of the facts (see queries/graph_fingerprint.cypher).
+
+    Raises:
+        StoreError: the store failed.
+    """
+    row = store.run("graph_fingerprint")[0]
+    return {
+        "concepts": int(row["concepts"]),
+        "facts": int(row["facts"]),
+        "active": int(row["active"] or 0),
+        "weight": round(float(row["weight"] or 0.0), 6),
+    }
+
+
+def _blob(names: list[str]) -> np.ndarray:
+    # Names joined by a separator that no id or label contains, stored as bytes: fast to save and split.
+    return np.frombuffer("\x1f".join(names).encode("utf-8"), dtype=np.uint8)
+
+
+def _unblob(data: np.ndarray) -> list[str]:
+    text = data.tobytes().decode("utf-8")
+    return text.split("\x1f") if text else []
 
 
 def _offsets(sorted_ids: np.ndarray, n: int) -> np.ndarray:

@@ -8,6 +8,7 @@ mode by its intent and returns an `Answer` whose text starts with the content, h
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
-from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.graph import FactGraph, fingerprint
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, language_of, parse_question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
@@ -69,8 +70,9 @@ class Reasoner:
     """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
 
     def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
-        """Reason over `store`; the analogy index is persisted in `index_dir` (None keeps it in memory)."""
+        """Reason over `store`; the fact mirror and analogy index are persisted in `index_dir` (None: memory)."""
         self.store = store
+        self.index_dir = index_dir
         self.linker = Linker(store, known=lambda: self.graph().index)
         self._predicates: PredicateTable | None = None
         self._graph: FactGraph | None = None
@@ -90,7 +92,15 @@ class Reasoner:
     def graph(self) -> FactGraph:
         """The in-memory mirror of every active concept-to-concept fact (cached)."""
         if self._graph is None:
-            self._graph = FactGraph.load(self.store)
+            # Persisted beside the database: a new process reuses it while the data's fingerprint matches.
+            stamp = fingerprint(self.store)
+            found = FactGraph.open(self.index_dir, stamp) if self.index_dir is not None else None
+            if found is None:
+                found = FactGraph.load(self.store)
+                if self.index_dir is not None:
+                    with contextlib.suppress(OSError):  # a read-only location: it still works from memory
+                        found.save(self.index_dir, stamp)
+            self._graph = found
         return self._graph
 
     def hierarchy(self) -> Hierarchy:

@@ -33,12 +33,15 @@ def test_analogy_index_is_persisted_beside_the_database_and_kept_current(db_path
         assert best.other == "heater"
         assert not best.supported
         assert {s.rule for s in best.steps} >= {"ana.relational-match", "ana.parallel-match", "ana.hypothesis"}
-    folder = Path(f"{db_path}.analogy")
+    folder = Path(f"{db_path}.reasoning")
     assert (folder / "meta.json").is_file()
+    assert (folder / "graph.npz").is_file()  # the fact mirror is persisted too
     stamp = (folder / "index.bin").stat().st_mtime_ns
+    graph_stamp = (folder / "graph.npz").stat().st_mtime_ns
     with Brain.open(db_path) as b:
         assert b.like("lamp", limit=1)[0].other == "heater"  # reused: same data, same fingerprint
         assert (folder / "index.bin").stat().st_mtime_ns == stamp
+        assert (folder / "graph.npz").stat().st_mtime_ns == graph_stamp
         more = write_jsonl(tmp_path / "m.jsonl", [{"subject": "fan", "predicate": "consumes", "object": "electricity"}])
         b.load([more])  # the load hook re-embeds the touched concepts and saves
         assert "fan" in {a.other for a in b.like("heater")}

@@ -1,0 +1,8 @@
+// A cheap fingerprint of the facts the in-memory mirror and the analogy index are built from: counts of
+// concepts, facts and active facts, and the sum of active confidences (catches status and confidence edits).
+MATCH (c:Concept)
+WITH count(c) AS concepts
+OPTIONAL MATCH (:Concept)-[r]->()
+WHERE r.fact_id IS NOT NULL
+RETURN concepts, count(r) AS facts, count(CASE WHEN r.status = 'active' THEN 1 END) AS active,
+       sum(CASE WHEN r.status = 'active' THEN r.confidence ELSE 0.0 END) AS weight

@@ -359,6 +359,11 @@ class Reasoner:
         check = self.deducer.check(Claim(s, predicate, o))
         if predicate == "instance_of" and check.outcome is Outcome.UNKNOWN:
             check = self.deducer.check(Claim(s, "is_a", o))
+        if predicate == "has_property" and check.outcome is Outcome.UNKNOWN:
+            # "Does a neuron have an axon?" is also answered by parts: axon part_of neuron.
+            part = self.deducer.check(Claim(o, "part_of", s))
+            if part.outcome is not Outcome.UNKNOWN:
+                check = part
         data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
         chain = [st.conclusion.split(" ")[-1] for st in check.trace.steps if st.rule == "ded.isa-transitive"]
         confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0

@@ -226,3 +226,12 @@ def test_causal_chain_longer_than_the_search_bound_falls_back_to_kuzu_shortest(b
     assert len(found.links) == 9
     assert found.confidence == round(0.9**9, 4)
     assert found.polarity
+
+
+def test_has_questions_are_also_answered_by_parts(demo: Brain) -> None:
+    a = demo.reasoner.ask("Есть ли у нейрона аксон?")
+    assert a.outcome is Outcome.SUPPORTED
+    assert [s.rule for s in a.trace.steps] == ["dir.fact"]
+    b = demo.reasoner.ask("Does the brain have a prefrontal cortex?")
+    assert b.outcome is Outcome.SUPPORTED
+    assert {s.rule for s in b.trace.steps} == {"ded.transitive"}

@@ -25,6 +25,10 @@ CASES = {
     "ded_property_inheritance_ru": "Содержат ли нейроны ДНК?",
     "ded_property_inheritance_en": "Do neurons have DNA?",
     "ded_specificity_override_ru": "Может ли нейрон делиться?",
+    "ded_specificity_override_en": "Can a neuron divide?",
+    "ded_disjoint_ru": "Является ли нейрон глиальной клеткой?",
+    "ded_disjoint_en": "Is a neuron a glial cell?",
+    "link_unknown_concept_ru": "Что такое нейрончик?",
 }
 
 
@@ -65,3 +69,8 @@ def check_json(c: Check) -> dict[str, Any]:
 def test_golden_ded_isa_transitive_neuron_has_dna(demo: Brain, golden: Callable[[str, Any], None]) -> None:
     """ded.isa-transitive + ded.property-inheritance: neuron is_a … cell, cell has_property dna."""
     golden("ded_isa_transitive_neuron_dna", check_json(demo.check("neuron", "has_property", "dna")))
+
+
+def test_golden_ded_transitive_part_of(demo: Brain, golden: Callable[[str, Any], None]) -> None:
+    """ded.transitive: axon part_of neuron part_of nervous_system part_of organism."""
+    golden("ded_transitive_axon_organism", check_json(demo.check("axon", "part_of", "organism")))

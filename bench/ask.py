@@ -133,6 +133,7 @@ def main() -> None:
     ap.add_argument("--causal", type=int, default=200_000)
     ap.add_argument("--questions", type=int, default=6, help="generated-KB questions per ring")
     ap.add_argument("--skip-generated", action="store_true")
+    ap.add_argument("--kb", type=Path, help="reuse the generated KB at this path (built there when absent)")
     args = ap.parse_args()
     targets = {"ring 1": 50.0, "ring 2": 200.0}
 
@@ -148,15 +149,19 @@ def main() -> None:
         return
     t = time.perf_counter()
     isa_edges, causal_edges = generate(args.concepts, args.isa, args.causal)
-    path = Path(tempfile.mkdtemp(prefix="kgbrain-ask-bench-")) / "kb.kuzu"
-    brain = build_kb(path, args.concepts, isa_edges, causal_edges)
-    add_id_terms(brain, args.concepts)
+    path = args.kb or Path(tempfile.mkdtemp(prefix="kgbrain-ask-bench-")) / "kb.kuzu"
+    if path.exists():
+        brain = Brain.open(path, read_only=True)
+    else:
+        brain = build_kb(path, args.concepts, isa_edges, causal_edges)
+        add_id_terms(brain, args.concepts)
     took = time.perf_counter() - t
     size = f"{args.concepts} concepts, {len(isa_edges)} is_a, {len(causal_edges)} causal"
     print(f"\ngenerated KB: {size}, built in {took:.1f}s")
     idle(brain)
     t = time.perf_counter()
-    brain.think("What is c1?")  # builds the term index, hierarchy mirror and analogy index once
+    brain.think("What is c1?")  # builds the term index and hierarchy mirror once
+    brain.reasoner.like("c1")  # and loads (or builds) the analogy index
     print(f"first ask (caches: terms, hierarchy, analogy index): {time.perf_counter() - t:.1f}s")
     rng = random.Random(5)
     n, k = args.concepts, args.questions

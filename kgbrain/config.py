@@ -245,7 +245,7 @@ class RetrievalConfig:
     overlap_weight: float = 0.6  # relevance = overlap_weight * query overlap + distance_weight / (1 + distance)
     distance_weight: float = 0.4
     ring2_hops: int = 2  # neighbourhood depth in Ring 2 (Ring 1 uses 1)
-    frontier_limit: int = 50  # concepts expanded per hop beyond the first
+    frontier_limit: int = 8  # concepts expanded per hop beyond the first (outgoing facts only)
 
 
 @dataclass(frozen=True, slots=True)

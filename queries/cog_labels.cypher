@@ -1,4 +1,5 @@
 // Labels of the given concepts in both languages (the responder and the trace builder name concepts with them).
-UNWIND $ids AS cid
-MATCH (c:Concept {id: cid})
+// `c.id IN $ids` rather than UNWIND + {id: cid}: measured faster in Kùzu 0.11.3.
+MATCH (c:Concept)
+WHERE c.id IN $ids
 RETURN c.id AS id, c.label_en AS label_en, c.label_ru AS label_ru

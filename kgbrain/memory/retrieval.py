@@ -25,6 +25,7 @@ VectorSearch = Callable[[str, int], list[tuple[str, float]]]
 
 _MAX_NGRAM = 6
 _FACTS_PER_QUERY = 500
+_LOOKUPS = 12  # up to this many concepts, one primary-key query each (measured break-even on 200k concepts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class Retriever:
         self.config = config
         self.vector_search = vector_search
         self._index: _TermIndex | None = None
+        self._around: dict[tuple[str, bool], list[Fact]] = {}
 
     # -- stage 1 -------------------------------------------------------------------------------
 
@@ -100,17 +102,38 @@ class Retriever:
         unknown = tuple(w for w in content if w not in named)
         return linked, unknown, tuple(content)
 
-    def facts_around(self, concepts: Iterable[str]) -> list[Fact]:
-        """Every fact with one of `concepts` as subject or object (any status)."""
+    def begin(self) -> None:
+        """Start a new cycle: forget the facts remembered by `facts_around` (they may change between cycles)."""
+        self._around.clear()
+
+    def facts_around(self, concepts: Iterable[str], *, incoming: bool = True) -> list[Fact]:
+        """Every fact with one of `concepts` as subject (or, with `incoming`, object), any status.
+
+        Results are remembered per concept until `begin()`, so Ring 2 does not re-read Ring 1's neighbourhood.
+        """
         ids = sorted(set(concepts))
-        if not ids:
-            return []
-        rows = self.store.run("cog_facts_out", ids=ids, limit=_FACTS_PER_QUERY)
-        rows += self.store.run("cog_facts_in", ids=ids, limit=_FACTS_PER_QUERY)
+        todo = [i for i in ids if (i, incoming) not in self._around and (i, True) not in self._around]
+        if len(todo) > _LOOKUPS:  # one scan of the nodes beats many primary-key lookups
+            rows = self.store.run("cog_facts_out", ids=todo, limit=_FACTS_PER_QUERY)
+            if incoming:
+                rows += self.store.run("cog_facts_in", ids=todo, limit=_FACTS_PER_QUERY)
+            by_end: dict[str, list[Fact]] = {i: [] for i in todo}
+            for row in rows:
+                fact = fact_from_row(row)
+                for end in {fact.subject, fact.object or ""} & by_end.keys():
+                    by_end[end].append(fact)
+            for i in todo:
+                self._around[(i, incoming)] = by_end[i]
+        else:
+            for i in todo:
+                rows = self.store.run("cog_fact_out_one", id=i, limit=_FACTS_PER_QUERY)
+                if incoming:
+                    rows += self.store.run("cog_fact_in_one", id=i, limit=_FACTS_PER_QUERY)
+                self._around[(i, incoming)] = [fact_from_row(r) for r in rows]
         seen: dict[str, Fact] = {}
-        for row in rows:
-            fact = fact_from_row(row)
-            seen.setdefault(fact.fact_id, fact)
+        for i in ids:
+            for fact in self._around.get((i, True)) or self._around.get((i, incoming), []):
+                seen.setdefault(fact.fact_id, fact)
         return list(seen.values())
 
     # -- the stages together -------------------------------------------------------------------
@@ -152,8 +175,12 @@ class Retriever:
         facts: dict[str, tuple[Fact, int]] = {}
         frontier = set(distance)
         for hop in range(1, max(1, hops) + 1):
-            # A hub would flood the next hop: expand at most `frontier_limit` concepts (first in id order).
-            found = self.facts_around(sorted(frontier)[: cfg.frontier_limit] if hop > 1 else frontier)
+            # A hub would flood the next hop: beyond the first, expand at most `frontier_limit` concepts (first in
+            # id order), along their outgoing facts only (incoming ones are mostly siblings of the question).
+            if hop == 1:
+                found = self.facts_around(frontier)
+            else:
+                found = self.facts_around(sorted(frontier)[: cfg.frontier_limit], incoming=False)
             nxt: set[str] = set()
             for fact in found:
                 facts.setdefault(fact.fact_id, (fact, hop))

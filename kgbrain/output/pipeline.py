@@ -74,6 +74,7 @@ class OutputPipeline:
             StoreError: the store failed (labels, sources).
         """
         started = time.perf_counter()
+        self.responder.forget()
         lang = "ru" if result.language == "ru" else "en"
         draft = self.responder.respond(result)
         content = result.decision.action in _CONTENT_ACTIONS

@@ -61,6 +61,11 @@ class Responder:
         """Read labels from `store`; `sources(names)` gives SourceRefs with trust and tier (Reasoner.sources)."""
         self.store = store
         self.sources = sources
+        self._labels: dict[tuple[str, str], str] = {}  # per cycle: `forget()` clears it (labels change on load)
+
+    def forget(self) -> None:
+        """Drop the labels remembered during the last cycle."""
+        self._labels.clear()
 
     def labels(self, ids: Sequence[str], lang: str) -> dict[str, str]:
         """Concept id -> label in `lang` (the other language, then the id, when missing).
@@ -69,13 +74,18 @@ class Responder:
             StoreError: the store failed.
         """
         wanted = [i for i in dict.fromkeys(ids) if i]
-        if not wanted:
-            return {}
-        out = {}
-        for row in self.store.run("cog_labels", ids=wanted):
-            first, second = (row["label_ru"], row["label_en"]) if lang == "ru" else (row["label_en"], row["label_ru"])
-            out[row["id"]] = first or second or row["id"].replace("_", " ")
-        return out
+        missing = [i for i in wanted if (i, lang) not in self._labels]
+        if missing:
+            rows = (
+                [r for i in missing for r in self.store.run("cog_label_one", id=i)]
+                if len(missing) <= 12  # primary-key lookups beat one scan of the nodes for a few ids
+                else self.store.run("cog_labels", ids=missing)
+            )
+            for row in rows:
+                ru, en = row["label_ru"], row["label_en"]
+                self._labels[(row["id"], "ru")] = ru or en or row["id"].replace("_", " ")
+                self._labels[(row["id"], "en")] = en or ru or row["id"].replace("_", " ")
+        return {i: self._labels[(i, lang)] for i in wanted if (i, lang) in self._labels}
 
     def statement(self, h: Hypothesis, lang: str) -> str:
         """A hypothesis statement (`subject predicate object ...`) in words."""

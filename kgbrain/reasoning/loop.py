@@ -410,6 +410,7 @@ class CognitiveLoop:
         parsed = parse_question(question)
         intent = str(getattr(parsed.intent, "value", parsed.intent))
         lang = str(parsed.language)
+        self.retriever.begin()
         cycle = _Cycle(self, question, intent, self.retriever.retrieve(question, hops=1, goal_text=question))
         retrieval = cycle.retrieval
         active = self.goals.peek()

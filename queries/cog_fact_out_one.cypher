@@ -1,0 +1,11 @@
+// Facts whose subject is the concept (any status), with provenance; at most $limit rows.
+// Columns match concept_facts_out so store.rows.fact_from_row reads them.
+// A primary-key lookup: 4 ms on 200k concepts / 1.2M edges, where `s.id IN $ids` scans the nodes (30 ms).
+MATCH (s:Concept {id: $id})-[r]->(o)
+WHERE r.fact_id IS NOT NULL
+RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, label(o) AS object_table, o.id AS object,
+       o.lexical AS lexical, o.datatype AS datatype, o.unit AS unit, o.lang AS value_lang,
+       r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,
+       r.authority AS authority, r.observed_at AS observed_at, r.loaded_at AS loaded_at, r.status AS status,
+       r.lang AS lang
+LIMIT $limit

@@ -118,20 +118,24 @@ class Deducer:
     def chain_steps(self, links: Sequence[Link]) -> list[Step]:
         """One `ded.isa-transitive` step per hierarchy link, with the facts behind it (from the mirror)."""
         h = self._hierarchy()
-        steps = []
-        for lk in links:
-            facts = h.facts(lk.child, lk.parent)
-            # RULE ded.isa-transitive: x is_a y, y is_a z => x is_a z
-            steps.append(
-                Step(
-                    rule="ded.isa-transitive",
-                    conclusion=statement(lk.child, h.predicate(lk.child, lk.parent), lk.parent),
-                    facts=tuple(f for f, _ in facts),
-                    sources=tuple(dict.fromkeys(src for _, src in facts if src)),
-                    confidence=round(lk.confidence, 4),
-                )
+        known = [lk.edge for lk in links]
+        if known and min(known) >= 0:
+            facts_of = h.facts_of_edges(known)
+            instance = h.instance[known].tolist()
+        else:
+            facts_of = [h.facts(lk.child, lk.parent) for lk in links]
+            instance = [h.predicate(lk.child, lk.parent) == "instance_of" for lk in links]
+        # RULE ded.isa-transitive: x is_a y, y is_a z => x is_a z
+        return [
+            Step(
+                "ded.isa-transitive",
+                f"{lk.child} {'instance_of' if inst else 'is_a'} {lk.parent}",
+                tuple(f for f, _ in facts),
+                tuple(dict.fromkeys(src for _, src in facts if src)),
+                round(lk.confidence, 4),
             )
-        return steps
+            for lk, facts, inst in zip(links, facts_of, instance, strict=True)
+        ]
 
     def facts_between(self, a: str, b: str) -> list[Evidence]:
         """Active facts with any predicate linking two concepts, either way round.

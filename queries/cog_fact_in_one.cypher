@@ -1,4 +1,4 @@
-// Facts whose object is the concept (any status), with provenance; at most $limit rows.
+// Facts whose object is the concept (any status), with provenance; at most 500 rows (a hub must not flood a cycle).
 // Columns match concept_facts_out so store.rows.fact_from_row reads them.
 // A primary-key lookup: 7 ms on 200k concepts / 1.2M edges, where `o.id IN $ids` scans the nodes (24 ms).
 MATCH (s:Concept)-[r]->(o:Concept {id: $id})
@@ -8,4 +8,4 @@ RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, 'Concept
        r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,
        r.authority AS authority, r.observed_at AS observed_at, r.loaded_at AS loaded_at, r.status AS status,
        r.lang AS lang
-LIMIT $limit
+LIMIT 500

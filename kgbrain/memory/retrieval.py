@@ -24,7 +24,6 @@ from kgbrain.store.rows import fact_from_row
 VectorSearch = Callable[[str, int], list[tuple[str, float]]]
 
 _MAX_NGRAM = 6
-_FACTS_PER_QUERY = 500
 _LOOKUPS = 12  # up to this many concepts, one primary-key query each (measured break-even on 200k concepts)
 
 
@@ -114,9 +113,9 @@ class Retriever:
         ids = sorted(set(concepts))
         todo = [i for i in ids if (i, incoming) not in self._around and (i, True) not in self._around]
         if len(todo) > _LOOKUPS:  # one scan of the nodes beats many primary-key lookups
-            rows = self.store.run("cog_facts_out", ids=todo, limit=_FACTS_PER_QUERY)
+            rows = self.store.run("cog_facts_out", ids=todo)
             if incoming:
-                rows += self.store.run("cog_facts_in", ids=todo, limit=_FACTS_PER_QUERY)
+                rows += self.store.run("cog_facts_in", ids=todo)
             by_end: dict[str, list[Fact]] = {i: [] for i in todo}
             for row in rows:
                 fact = fact_from_row(row)
@@ -126,9 +125,9 @@ class Retriever:
                 self._around[(i, incoming)] = by_end[i]
         else:
             for i in todo:
-                rows = self.store.run("cog_fact_out_one", id=i, limit=_FACTS_PER_QUERY)
+                rows = self.store.run("cog_fact_out_one", id=i)
                 if incoming:
-                    rows += self.store.run("cog_fact_in_one", id=i, limit=_FACTS_PER_QUERY)
+                    rows += self.store.run("cog_fact_in_one", id=i)
                 self._around[(i, incoming)] = [fact_from_row(r) for r in rows]
         seen: dict[str, Fact] = {}
         for i in ids:

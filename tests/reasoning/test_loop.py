@@ -149,3 +149,12 @@ def test_the_success_history_learns_from_each_answer(tmp_path: Path) -> None:
         assert out.result.plan[-1] == "store_episode"
         rows = brain.store.run("cog_action_stats")
     assert rows == [{"action": out.action, "attempts": 1, "successes": 1}]
+
+
+def test_the_loops_queries_bind_against_the_schema(brain: Brain) -> None:
+    from kgbrain.store.queries import all_query_names
+
+    names = [n for n in all_query_names() if n.startswith("cog_")]
+    assert len(names) >= 8
+    for name in names:
+        brain.store.explain(name)  # type: ignore[attr-defined]

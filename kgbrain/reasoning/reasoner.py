@@ -26,6 +26,8 @@ from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
 from kgbrain.store.protocol import GraphStore
 
+DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
+
 # A claim for check_many: (subject, predicate, object) or (subject, predicate, object, polarity).
 ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
 
@@ -307,12 +309,15 @@ class Reasoner:
             or info.get("description_ru")
         )
         steps = list(hood.steps)
-        confidence = max((lk.confidence for lk in hood.chain[:1]), default=0.0)
+        # RULE asc.definition: a concept is described by its description, its nearest kind and its neighbours;
+        # the answer is as sure as its nearest is_a link, else its strongest fact, else its curated description
         if hood.chain:
             steps = [*self.deducer.chain_steps(hood.chain[:1]), *steps]
-        # RULE asc.definition: a concept is described by its description, its nearest kind and its neighbours
-        if description:
-            confidence = max(confidence, HIGH_CONFIDENCE + 0.05) if not hood.chain else confidence
+            confidence = hood.chain[0].confidence
+        elif hood.neighbours:
+            confidence = max(n.confidence for n in hood.neighbours)
+        else:
+            confidence = DESCRIPTION_CONFIDENCE if description else 0.0
         if not description and not hood.chain and not hood.neighbours:
             return self._finish(
                 q,
@@ -323,8 +328,6 @@ class Reasoner:
                 (concept,),
                 action="no_answer",
             )
-        if not hood.chain and hood.neighbours:
-            confidence = max(confidence, max(n.confidence for n in hood.neighbours))
         steps.insert(0, Step("asc.definition", f"define {concept}", (), (), round(confidence, 4), description or ""))
         data = {
             "kind": "define",

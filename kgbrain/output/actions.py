@@ -105,6 +105,17 @@ class ActionProposer:
                     )
                 )
                 break
+        for g in result.sub_goals:
+            concept = g.description.removeprefix("learn_fact(").removesuffix(")")
+            out.append(
+                ProposedAction(
+                    "close_gap",
+                    f"learn more about: {concept}",
+                    {"concept": concept, "goal": g.goal_id},
+                    priority=0.4,
+                    reason="explore_topic found it only weakly supported",
+                )
+            )
         gap = not result.retrieval.concepts or result.decision.action.value in ("refuse", "ask_clarification")
         for word in result.retrieval.unknown_words if gap else ():
             out.append(

@@ -89,6 +89,12 @@ class GoalManager:
             heapq.heappop(self._queue)  # a finished or interrupted goal left a stale entry
         return None
 
+    def add(self, goal: Goal) -> None:
+        """Record a pending sub-goal in the tree without queueing it (it is worked on when pushed)."""
+        self.tree[goal.goal_id] = goal
+        if goal.parent_goal_id is not None and goal.parent_goal_id in self.tree:
+            self.tree[goal.parent_goal_id].sub_goals.append(goal.goal_id)
+
     def complete(self, goal_id: str) -> None:
         """Mark a goal done and drop it from the active queue."""
         goal = self.tree[goal_id]

@@ -64,6 +64,7 @@ _MODE_KIND = {
     Mode.DIRECT: HypothesisType.DIRECT,
 }
 SOURCE_CONFLICT_GAP = 0.3  # seed 001 SOURCE_CONFLICT: the more trusted side wins beyond this trust gap
+GAP_STRENGTH = 0.5  # explore_topic: a neighbour whose best fact has confidence x trust below this is a gap
 
 
 class ReasonerPort(Protocol):
@@ -114,6 +115,7 @@ class CognitiveResult:
     conflict_records: list[str] = field(default_factory=list)  # stored conflicts touching the evidence
     duration_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
+    sub_goals: list[Goal] = field(default_factory=list)  # explore_topic: learn_fact goals for knowledge gaps
 
     @property
     def answer(self) -> Any:
@@ -503,6 +505,9 @@ class CognitiveLoop:
             has_evidence=situation.has_evidence,
             resource_constrained=ring2_blocked,
         )
+        sub_goals = self.knowledge_gaps(goal, retrieval) if kind is GoalType.EXPLORE_TOPIC else []
+        if sub_goals:
+            cycle.plan.extend(["find_knowledge_gaps", "create_sub_goals"])
         cycle.plan.append("build_response")
         if goal.status is not GoalStatus.FAILED:
             if outcome in NORMAL_OUTCOMES or outcome is CognitiveOutcome.GOAL_COMPLETED:
@@ -539,6 +544,7 @@ class CognitiveLoop:
             conflict_records=sorted(cycle.conflicts.values()),
             duration_ms=(time.perf_counter() - started) * 1000.0,
             notes=[*notes, *retrieval.notes],
+            sub_goals=sub_goals,
         )
 
     def record_outcome(self, result: CognitiveResult, success: bool) -> None:
@@ -549,6 +555,23 @@ class CognitiveLoop:
         """
         self.history.record(result.decision.action, success)
         result.plan.append("store_episode")
+
+    def knowledge_gaps(self, goal: Goal, retrieval: Retrieval, limit: int = 3) -> list[Goal]:
+        """explore_topic (seed): neighbours known only weakly (best confidence x trust below 0.5) become pending
+        learn_fact sub-goals of the goal."""
+        best: dict[str, float] = {}
+        for p in retrieval.by_fact.values():
+            if p.graph_distance == 1 and p.fact.object is not None:
+                for c in p.concept_refs:
+                    if c not in retrieval.concepts:
+                        best[c] = max(best.get(c, 0.0), p.confidence * p.trust)
+        weak = sorted((score, c) for c, score in best.items() if score < GAP_STRENGTH)[:limit]
+        gaps = []
+        for _score, concept in weak:
+            sub = Goal(f"learn_fact({concept})", GoalType.LEARN_FACT, 0.3, parent_goal_id=goal.goal_id)
+            self.goals.add(sub)
+            gaps.append(sub)
+        return gaps
 
     def triggers(self, state: ReasoningState, goal: Goal, salience: SalienceScore, intent: str) -> list[str]:
         """Why Ring 2 should run (empty: Ring 1 is enough)."""

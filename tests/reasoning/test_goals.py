@@ -78,3 +78,18 @@ def test_active_chain_runs_from_the_root_to_the_active_sub_goal() -> None:
 def test_priority_outside_0_1_is_a_bug() -> None:
     with pytest.raises(ValueError, match="priority"):
         Goal("x", priority=1.5)
+
+
+def test_a_pending_sub_goal_is_in_the_tree_but_not_queued() -> None:
+    gm = GoalManager()
+    root = Goal("explore", GoalType.EXPLORE_TOPIC)
+    gm.push(root)
+    gap = Goal("learn_fact(glia)", GoalType.LEARN_FACT, parent_goal_id=root.goal_id)
+    gm.add(gap)
+    assert gm.tree[gap.goal_id] is gap
+    assert root.sub_goals == [gap.goal_id]
+    assert gap.status is GoalStatus.PENDING
+    gm.complete(root.goal_id)
+    assert gm.peek() is None
+    gm.push(gap)
+    assert gm.peek() is gap

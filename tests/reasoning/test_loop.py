@@ -158,3 +158,16 @@ def test_the_loops_queries_bind_against_the_schema(brain: Brain) -> None:
     assert len(names) >= 8
     for name in names:
         brain.store.explain(name)  # type: ignore[attr-defined]
+
+
+def test_explore_topic_creates_learn_fact_sub_goals_for_weak_neighbours(kb: Brain) -> None:
+    out = kb.think("Что такое мозг?", goal_type="explore_topic")
+    r = out.result
+    assert r.goal.goal_type is GoalType.EXPLORE_TOPIC
+    assert r.ring == 2  # explore goals always go deep (seed trigger)
+    assert "create_sub_goals" in r.plan
+    assert r.sub_goals
+    assert all(g.goal_type is GoalType.LEARN_FACT and g.parent_goal_id == r.goal.goal_id for g in r.sub_goals)
+    assert r.goal.sub_goals == [g.goal_id for g in r.sub_goals]
+    gaps = {p.params["concept"] for p in out.proposed_actions if p.action_type == "close_gap"}
+    assert gaps == {g.description[len("learn_fact(") : -1] for g in r.sub_goals}

@@ -271,6 +271,11 @@ class TraceBuilder:
         if detailed:
             triggers = "; ".join(trace.ring2_triggers) or "none"
             blocked = " (blocked: resources)" if trace.ring2_blocked else ""
+            sal = trace.salience
+            lines.append(
+                f"  Salience:     {sal['overall']:.2f} → {sal['action']} (novelty={sal['novelty']:.2f} "
+                f"urgency={sal['urgency']:.2f} threat={sal['threat']:.2f} relevance={sal['relevance']:.2f})"
+            )
             lines.append(f"  Ring:         {trace.ring}{blocked}; Ring 2 triggers: {triggers}")
             lines.append(f"  Outcome:      {trace.outcome}; plan: {' → '.join(trace.plan)}")
             if trace.replans:

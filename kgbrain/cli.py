@@ -132,6 +132,8 @@ def load(session: Session, files: tuple[Path, ...], source: str | None, trust: f
             click.echo("  " + ", ".join(f"{p}={n}" for p, n in r.per_predicate.items()))
         if r.skipped:
             click.echo("  skipped: " + ", ".join(f"{k}={n}" for k, n in sorted(r.skipped.items())))
+        if r.extra:
+            click.echo("  " + ", ".join(f"{k}={n}" for k, n in r.extra.items()))
 
 
 @cli.command()

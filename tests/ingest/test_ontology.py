@@ -328,6 +328,7 @@ def test_cli_help_lists_formats_and_load_reports_skips(tmp_path: Path) -> None:
     assert report["extra"]["triples_read"] == 86
     result = runner.invoke(cli, ["--db", db, "load", str(ZOO)])
     assert "skipped: annotation:other=1" in result.stdout
+    assert "triples_read=86, triples_mapped=65, triples_skipped=21" in result.stdout
     result = runner.invoke(cli, ["--db", db, "load", str(FIXTURES / "ontology" / "bad.nt")])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [

@@ -190,11 +190,21 @@ def main() -> None:
         folder = Path(tmp)
         base, pools = gen.base()
         injected = gen.inject(pools, gen.n_inject, "inject")
-        base_file = write(folder / "base.jsonl", base)
+        # One file per value type: at this size, kgbrain's Arrow fast path stored the integers of a JSONL
+        # file whose `value` column also holds text as text (measured; reported), which would hide every
+        # functional-value conflict. Declarations first, text-valued facts apart.
+        declarations = [r for r in base if r["predicate"] == "property_type"]
+        texts = [r for r in base if isinstance(r.get("value"), str) and r["predicate"] != "property_type"]
+        rest = [r for r in base if r["predicate"] != "property_type" and not isinstance(r.get("value"), str)]
+        base_files = [
+            write(folder / "declarations.jsonl", declarations),
+            write(folder / "base.jsonl", rest),
+            write(folder / "texts.jsonl", texts),
+        ]
         inject_file = write(folder / "inject.jsonl", injected)
         with Brain.open(folder / "kb.kuzu") as brain:
             brain.load_hooks.clear()  # build without detection: the full scan must find everything
-            t_build, _ = timed(lambda: brain.load([base_file, inject_file]), "build")
+            t_build, _ = timed(lambda: brain.load([*base_files, inject_file]), "build")
             total = brain.stats().facts
             t_detect, found = timed(lambda: contradictions.scan(brain.store), "detect")
             t_scan, result = timed(lambda: truth.scan_and_record(brain.store), "scan")

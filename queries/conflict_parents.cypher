@@ -1,4 +1,5 @@
 // Direct active positive instance_of / is_a links up from the given concepts (one level of an upward walk).
-MATCH (x:Concept)-[r:IS_A|INSTANCE_OF]->(p:Concept)
-WHERE x.id IN $ids AND r.polarity AND r.status = 'active'
+UNWIND $ids AS cid
+MATCH (x:Concept {id: cid})-[r:IS_A|INSTANCE_OF]->(p:Concept)
+WHERE r.polarity AND r.status = 'active'
 RETURN x.id AS concept, p.id AS parent, r.fact_id AS fact_id

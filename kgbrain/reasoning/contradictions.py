@@ -411,15 +411,19 @@ def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None)
     members = {f.subject for f in fresh or () if f.predicate in MEMBERSHIP}
     whole = [a for a in axioms if new is None or a in new]  # axioms whose every violation must be found
     candidates: dict[str, set[str]] = {a: set(members) for a in axioms}
+    # Inside a load transaction the walks need the queries that see its new links right (see the files).
+    children, parents = ("conflict_children", "conflict_parents")
+    if fresh is not None:
+        children, parents = ("conflict_children_fresh", "conflict_parents_fresh")
     if whole:
-        down = _walk(store, "conflict_children", {c for a in whole for c in axioms[a]}, up=False)
+        down = _walk(store, children, {c for a in whole for c in axioms[a]}, up=False)
         for a in whole:
             left, right = axioms[a]
             candidates[a] |= _reach(down, left) & _reach(down, right)
     suspects = set().union(*candidates.values())
     if not suspects:
         return []
-    up = _walk(store, "conflict_parents", suspects, up=True)
+    up = _walk(store, parents, suspects, up=True)
     above = {x: _reach(up, x) for x in suspects | {p for x in suspects for p, _ in up.get(x, ())}}
     rows = []
     for a, xs in sorted(candidates.items()):

@@ -25,6 +25,7 @@ VectorSearch = Callable[[str, int], list[tuple[str, float]]]
 
 _MAX_NGRAM = 6
 _LOOKUPS = 12  # up to this many concepts, one primary-key query each (measured break-even on 200k concepts)
+_SMALL_KB = 20_000  # up to this many concepts, scanning the nodes costs less than one lookup per concept
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class Retriever:
         self.vector_search = vector_search
         self._index: _TermIndex | None = None
         self._around: dict[tuple[str, bool], list[Fact]] = {}
+        self._small: bool | None = None  # whether a node scan is cheap (decided on first use)
 
     # -- stage 1 -------------------------------------------------------------------------------
 
@@ -112,7 +114,10 @@ class Retriever:
         """
         ids = sorted(set(concepts))
         todo = [i for i in ids if (i, incoming) not in self._around and (i, True) not in self._around]
-        if len(todo) > _LOOKUPS:  # one scan of the nodes beats many primary-key lookups
+        if self._small is None:
+            self._small = int(self.store.run("concept_count")[0]["concepts"]) <= _SMALL_KB
+        # One scan of the nodes beats many primary-key lookups on a small KB, or for many concepts.
+        if todo and (self._small or len(todo) > _LOOKUPS):
             rows = self.store.run("cog_facts_out", ids=todo)
             if incoming:
                 rows += self.store.run("cog_facts_in", ids=todo)

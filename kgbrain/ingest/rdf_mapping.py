@@ -36,6 +36,7 @@ _FIRST, _REST, _NIL, _TYPE = RDF + "first", RDF + "rest", RDF + "nil", RDF + "ty
 RESERVED_PREDICATES = (
     ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | {"is_a", "instance_of", "disjoint_with"}
 )
+_SINGLE_VALUED = frozenset({"domain", "range", "inverse_of"})  # one value per predicate in the Predicate table
 _PROPERTY_ROLES = frozenset({"Type", "SubPropertyOf", "InverseOf", "Domain", "Range"})
 _CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
@@ -431,6 +432,21 @@ class RdfMapper:
 
     # -- output ---------------------------------------------------------------------------------
 
+    def _single_valued(self, declarations: list[Declaration]) -> list[Declaration]:
+        """A predicate has one domain, range and inverse in kgbrain: keep the first (sorted), count the rest."""
+        out, kept = self._out, []
+        seen: set[tuple[str, str]] = set()
+        for d in declarations:
+            if d.kind in _SINGLE_VALUED:
+                if (d.predicate, d.kind) in seen:
+                    out.skipped[f"{d.kind}:additional"] += 1
+                    out.mapped -= 1
+                    out.skipped_triples += 1
+                    continue
+                seen.add((d.predicate, d.kind))
+            kept.append(d)
+        return kept
+
     def _batch(self, triples_read: int) -> LoadBatch:
         out = self._out
         pred_iris = {p for _, p, _ in out.relations if ":" in p}  # the fixed names (is_a, ...) have no colon
@@ -448,6 +464,7 @@ class RdfMapper:
             {Declaration(names[p], kind, names[v] if is_pred else v) for p, kind, v, is_pred in out.declarations},
             key=lambda d: (d.predicate, d.kind, d.value),
         )
+        declarations = self._single_valued(declarations)
         annotations = [Annotation(cid, "alias", iri) for iri, cid in sorted(self._used.items())]
         # sorted, so that the preferred label (the first one per language) does not depend on triple order
         annotations += sorted(set(out.annotations), key=lambda a: (a.concept, a.kind, a.lang or "", a.text))

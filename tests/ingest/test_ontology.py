@@ -436,3 +436,15 @@ def test_every_triple_is_mapped_or_counted_whatever_the_order(triples: list[tupl
     shuffled = list(triples)
     rnd.shuffle(shuffled)
     assert _mapped(shuffled) == first  # the syntax (and so the triple order) never changes the knowledge base
+
+
+def test_a_second_domain_is_counted_not_silently_dropped() -> None:
+    p, a, b = "http://e.org/t#p", "http://e.org/t#A", "http://e.org/t#B"
+    triples = [(p, _RDFS + "domain", b), (p, _RDFS + "domain", a), (p, _RDFS + "range", a)]
+    batch = RdfMapper(load_mapping(), file="t", source="t", trust=0.5).map(triples)
+    assert [(d.predicate, d.kind, d.value) for d in batch.declarations] == [
+        ("p", "domain", "e.org/t:A"),
+        ("p", "range", "e.org/t:A"),
+    ]
+    assert batch.skipped == {"domain:additional": 1}
+    assert (batch.extra["triples_mapped"], batch.extra["triples_skipped"]) == (2, 1)

@@ -111,9 +111,15 @@ def init(session: Session) -> None:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--source", help="Source name for rows without one (default: the file name; an ontology's without extensions).")
+@click.option(
+    "--source", help="Source name for rows without one (default: the file name; an ontology's without extensions)."
+)
 @click.option("--trust", type=float, help="Trust 0..1 for rows without one (default 0.5).")
-@click.option("--format", "fmt", help="Override the format taken from the extension (jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq).")
+@click.option(
+    "--format",
+    "fmt",
+    help="Override the format taken from the extension (jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the load report as JSON.")
 @pass_session
 def load(session: Session, files: tuple[Path, ...], source: str | None, trust: float | None, fmt: str | None, as_json: bool) -> None:

@@ -448,3 +448,13 @@ def test_a_second_domain_is_counted_not_silently_dropped() -> None:
     ]
     assert batch.skipped == {"domain:additional": 1}
     assert (batch.extra["triples_mapped"], batch.extra["triples_skipped"]) == (2, 1)
+
+
+def test_ntriples_blocks_split_lines_without_losing_them_or_their_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kgbrain.ingest.ntriples as ntriples
+
+    whole = list(read_ntriples(FIXTURES / "ontology" / "zoo.nt"))
+    monkeypatch.setattr(ntriples, "_BLOCK", 37)  # far shorter than a line
+    assert list(read_ntriples(FIXTURES / "ontology" / "zoo.nt")) == whole
+    with pytest.raises(OntologyError, match=r"^bad\.nt:3: "):
+        list(read_ntriples(FIXTURES / "ontology" / "bad.nt"))

@@ -62,10 +62,12 @@ class Responder:
         self.store = store
         self.sources = sources
         self._labels: dict[tuple[str, str], str] = {}  # per cycle: `forget()` clears it (labels change on load)
+        self._cited: dict[tuple[str, str], tuple[SourceRef, ...]] = {}
 
     def forget(self) -> None:
-        """Drop the labels remembered during the last cycle."""
+        """Drop the labels and sources remembered during the last cycle."""
         self._labels.clear()
+        self._cited.clear()
 
     def labels(self, ids: Sequence[str], lang: str) -> dict[str, str]:
         """Concept id -> label in `lang` (the other language, then the id, when missing).
@@ -142,7 +144,10 @@ class Responder:
         h = result.selected
         if h is None or not h.source_refs:
             return ()
-        return tuple(self.sources(list(h.source_refs)))
+        key = (result.cycle_id, h.hypothesis_id)
+        if key not in self._cited:
+            self._cited = {key: tuple(self.sources(list(h.source_refs)))}  # one cycle's worth
+        return self._cited[key]
 
     def respond(self, result: CognitiveResult) -> str:
         """The full answer text for the selected action.

@@ -235,3 +235,34 @@ def test_has_questions_are_also_answered_by_parts(demo: Brain) -> None:
     b = demo.reasoner.ask("Does the brain have a prefrontal cortex?")
     assert b.outcome is Outcome.SUPPORTED
     assert {s.rule for s in b.trace.steps} == {"ded.transitive"}
+
+
+def test_ctx_inactive_fact_appears_in_the_trace_but_does_not_count(zoo: Brain) -> None:
+    c = zoo.check("robin", "can", "swim")
+    assert c.outcome is Outcome.UNKNOWN
+    assert rules(c) == ["ctx.inactive-fact"]
+    assert c.trace.steps[0].note == "outdated fact, not used"
+
+
+def test_ded_inheritance_conflict_between_equally_specific_parents(zoo: Brain) -> None:
+    c = zoo.check("duck", "can", "dive")
+    assert c.outcome is Outcome.CONFLICTING
+    assert rules(c)[-1] == "ded.inheritance-conflict"
+
+
+def test_ded_negation_rule_id(zoo: Brain) -> None:
+    c = zoo.check("whale", "is_a", "fish")
+    assert rules(c) == ["dir.fact"]  # the negative fact itself
+    c = zoo.check("whale", "is_a", "penguin")  # fish is disjoint with bird, whale is not a fish: unknown
+    assert c.outcome is Outcome.UNKNOWN
+    d = zoo.check("pingu", "is_a", "fish")
+    assert "ded.disjoint" in rules(d)
+    e = zoo.check("blue_whale", "is_a", "fish")  # whale NOT is_a fish, read as disjointness, inherited
+    assert e.outcome is Outcome.REFUTED
+    assert rules(e) == ["ded.isa-transitive", "ded.negation", "ded.negation"]
+
+
+def test_asc_direct_relation_when_no_causal_path(demo: Brain) -> None:
+    a = demo.reasoner.ask("Как связаны нейрон и глиальная клетка?")
+    assert a.data["kind"] == "relation"
+    assert {s.rule for s in a.trace.steps} == {"asc.direct-relation"}

@@ -35,6 +35,7 @@ LoadHook = Callable[["Brain", LoadReport], None]
 
 if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never reason skip them
     from kgbrain.reasoning.analogical import Analogy
+    from kgbrain.reasoning.associative import Connection
     from kgbrain.reasoning.causal import CausalPath
     from kgbrain.reasoning.reasoner import Answer, Reasoner
     from kgbrain.reasoning.trace import Check
@@ -457,6 +458,15 @@ class Brain:
             StoreError: the store failed.
         """
         return self.reasoner.paths(self._concept(source), self._concept(target), limit=limit)
+
+    def connect(self, source: str, target: str) -> Connection | None:
+        """The shortest chain of facts (in either direction) linking two concepts, when any within 4 hops.
+
+        Raises:
+            UnknownConcept: a name matches no concept.
+            StoreError: the store failed.
+        """
+        return self.reasoner.connection(self._concept(source), self._concept(target))
 
     def like(self, name: str, limit: int = 5) -> list[Analogy]:
         """Concepts structurally similar to a concept, with the structure they share (hypotheses).

@@ -454,8 +454,18 @@ def why(session: Session, concept: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @pass_session
 def path(session: Session, source: str, target: str, as_json: bool) -> None:
-    """Show causal paths from SOURCE to TARGET (product of confidences; prevents flips the sign)."""
-    _echo_paths(session.brain().path(source, target), as_json)
+    """Show causal paths from SOURCE to TARGET (product of confidences; prevents flips the sign).
+
+    Without one, show how the two are associated (a chain of facts in either direction).
+    """
+    brain = session.brain()
+    paths = brain.path(source, target)
+    _echo_paths(paths, as_json)
+    if not paths and not as_json:
+        link = brain.connect(source, target)
+        if link is not None:
+            chain = " ; ".join(f"{e.subject} -{e.predicate}-> {e.object}" for e in link.facts)
+            click.echo(f"Associated ({link.confidence:.3f}): {chain}")
 
 
 def _echo_paths(paths: Any, as_json: bool) -> None:

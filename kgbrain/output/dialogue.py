@@ -5,8 +5,6 @@ its sources with their authority tier, and never claims more than the reasoner f
 kind of finding (`Answer.data["kind"]`); concept names come from `Answer.labels`.
 """
 
-# ruff: noqa: RUF001  (Russian text is intended, not a confusable Latin lookalike)
-
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -266,6 +264,15 @@ def _relation(answer: Answer, lang: str) -> str:
     return f"{head}: {'; '.join(items)}."
 
 
+def _connection(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    path = d["path"]
+    head = t["linked"].format(x=_cap(_label(answer, path[0])), y=_label(answer, path[-1]))
+    items = [f"{_label(answer, s)} {_verb(p, lang)} {_label(answer, o)}" for s, p, o in d["facts"]]
+    return f"{head}: {'; '.join(items)}."
+
+
 def _unknown(answer: Answer, lang: str) -> str:
     t = _T[lang]
     text = t["unknown"].format(x=answer.data.get("name", ""))
@@ -287,6 +294,7 @@ _BODIES: dict[str, Any] = {
     "effects": _causal_list,
     "analogy": _analogy,
     "relation": _relation,
+    "connection": _connection,
     "unknown_concept": _unknown,
     "no_answer": _no_answer,
 }

@@ -5,7 +5,7 @@ concept, flows along relations weighted by relation type and fact confidence, de
 activated neighbours are "what the concept is associated with". The concept chain follows the most
 confident `is_a` parent upwards (нейрон → клетка → …).
 
-Rule ids: `asc.definition`, `asc.concept-chain`, `asc.neighbourhood`.
+Rule ids: `asc.definition`, `asc.concept-chain`, `asc.neighbourhood`, `asc.direct-relation`, `asc.path`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from kgbrain.reasoning.closure import Hierarchy, Link
+from kgbrain.reasoning.evidence import Evidence
 from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.trace import Step
 
@@ -38,6 +39,8 @@ HOP_DECAY = 0.5
 MAX_DEPTH = 2
 FRONTIER = 10  # concepts expanded per hop
 FAN_OUT = 200  # facts read per concept and direction (the most confident), so hubs stay cheap
+CONNECT_HOPS = 4
+CONNECT_NODES = 50_000  # a connection search gives up after reaching this many concepts
 CHAIN_DEPTH = 4
 
 
@@ -169,3 +172,82 @@ def concept_chain(hierarchy: Hierarchy, concept: str, depth: int = CHAIN_DEPTH) 
         seen.add(parent)
         node = parent
     return chain
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """How two concepts are linked when no causal chain joins them: facts in either direction."""
+
+    source: str
+    target: str
+    facts: tuple[Evidence, ...]
+    confidence: float  # the weakest fact of the chain
+
+    @property
+    def concepts(self) -> tuple[str, ...]:
+        """Concepts along the connection, from source to target."""
+        out = [self.source]
+        for e in self.facts:
+            out.append(e.object if e.subject == out[-1] else e.subject)
+        return tuple(out)
+
+    def steps(self) -> list[Step]:
+        """One `asc.path` step per fact, then the conclusion."""
+        # RULE asc.path: concepts linked by a chain of facts in either direction are associated
+        steps = [
+            Step("asc.path", e.statement(), (e.fact_id,), (e.source,) if e.source else (), round(e.confidence, 4))
+            for e in self.facts
+        ]
+        steps.append(
+            Step(
+                "asc.path",
+                f"{self.source} related_to {self.target}",
+                (),
+                (),
+                round(self.confidence, 4),
+                " - ".join(self.concepts),
+            )
+        )
+        return steps
+
+
+def connect(graph: FactGraph, source: str, target: str, *, max_hops: int = CONNECT_HOPS) -> Connection | None:
+    """The shortest chain of active positive facts (either direction) from source to target, or None."""
+    if source == target or source not in graph.index or target not in graph.index:
+        return None
+    pred: dict[str, Evidence | None] = {source: None}
+    frontier = [source]
+    for _ in range(max_hops):
+        nxt: list[str] = []
+        for node in frontier:
+            for row in _around(graph, [node]):
+                other = row["other"]
+                if other in pred or not row["polarity"]:
+                    continue
+                pred[other] = Evidence(
+                    node if row["direction"] == "out" else other,
+                    row["predicate"],
+                    other if row["direction"] == "out" else node,
+                    row["fact_id"],
+                    True,
+                    row["confidence"],
+                    row["source"],
+                    "active",
+                )
+                if other == target:
+                    return _connection(pred, source, target)
+                nxt.append(other)
+        if len(pred) > CONNECT_NODES:
+            break
+        frontier = nxt
+    return None
+
+
+def _connection(pred: dict[str, Evidence | None], source: str, target: str) -> Connection:
+    facts: list[Evidence] = []
+    node = target
+    while (e := pred[node]) is not None:
+        facts.append(e)
+        node = e.subject if e.object == node else e.object
+    facts.reverse()
+    return Connection(source, target, tuple(facts), min(e.confidence for e in facts))

@@ -229,6 +229,14 @@ class Reasoner:
         """
         return {r["ancestor"] for r in self.store.run("ded_ancestors_shortest", id=concept)}
 
+    def connection(self, source: str, target: str) -> associative.Connection | None:
+        """Associative mode: the shortest chain of facts (either direction) linking two concept ids.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return associative.connect(self.graph(), source, target)
+
     def like(self, concept: str, limit: int = 5) -> list[Analogy]:
         """Analogical mode: structurally similar concepts with the structure they share.
 
@@ -410,8 +418,25 @@ class Reasoner:
 
     def _relation(self, q: Question, source: str, target: str) -> Answer:
         evidence = self.deducer.facts_between(source, target)
+        data: dict[str, Any]
         if not evidence:
-            data: dict[str, Any] = {"kind": "no_answer", "concepts": [source, target]}
+            link = self.connection(source, target)
+            if link is not None:
+                data = {
+                    "kind": "connection",
+                    "path": list(link.concepts),
+                    "facts": [[e.subject, e.predicate, e.object] for e in link.facts],
+                }
+                return self._finish(
+                    q,
+                    Mode.ASSOCIATIVE,
+                    link.confidence,
+                    Trace(tuple(link.steps())),
+                    data,
+                    (source, target),
+                    ids=list(link.concepts),
+                )
+            data = {"kind": "no_answer", "concepts": [source, target]}
             return self._finish(
                 q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (source, target), action="no_answer", ids=[source, target]
             )

@@ -104,3 +104,20 @@ def test_kuzu_shortest_agrees_with_the_mirror(smoking_db: Path) -> None:
         assert len(best.links) == 2  # ...the reasoner ranks by strength (0.72 > 0.6)
         ancestors = b.reasoner.ancestors_cypher("emperor_penguin")
         assert ancestors == set(b.reasoner.hierarchy().ancestors("emperor_penguin"))
+
+
+def test_path_without_a_causal_chain_shows_the_association(smoking_db: Path) -> None:
+    r = CliRunner().invoke(cli, ["--db", str(smoking_db), "path", "robin", "fish"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines() == [
+        "No causal path found.",
+        "Associated (0.900): robin -is_a-> bird ; bird -disjoint_with-> fish",
+    ]
+
+
+def test_asc_path_answers_how_two_concepts_are_related(smoking_db: Path) -> None:
+    with Brain.open(smoking_db, read_only=True) as b:
+        a = b.reasoner.ask("How is a robin related to a whale?")
+        assert a.data["kind"] == "connection"
+        assert a.data["path"] == ["robin", "bird", "animal", "whale"]
+        assert {s.rule for s in a.trace.steps} == {"asc.path"}

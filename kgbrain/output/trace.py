@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisType
+from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisStatus, HypothesisType
 from kgbrain.reasoning.loop import CognitiveResult
 from kgbrain.reasoning.reasoner import SourceRef
 
@@ -69,6 +69,7 @@ class ExplainabilityTrace:
     total_duration_ms: float
     created_at: str
     conflict_records: tuple[str, ...] = ()
+    next_probe: str = ""  # seed 002: the probe with the largest expected reduction of uncertainty
     input_modalities: tuple[str, ...] = ("text",)
     notes: tuple[str, ...] = field(default=())
 
@@ -102,6 +103,19 @@ def hypothesis_row(h: Hypothesis) -> dict[str, Any]:
         "falsifiers": list(h.falsifiers),
         "next_probe": h.next_probe,
     }
+
+
+def next_probe(hypotheses: Sequence[Hypothesis]) -> str:
+    """Seed 002's step rule: the probe of the hypothesis whose check would reduce uncertainty most.
+
+    Expected reduction = score x (1 - belief): a well-supported hypothesis that is still uncertain gains most
+    from one more check; a rejected one is not worth probing.
+    """
+    open_ = [h for h in hypotheses if h.status is not HypothesisStatus.REJECTED and h.next_probe]
+    if not open_:
+        return ""
+    best = max(open_, key=lambda h: (h.value * (1.0 - h.belief), h.hypothesis_id))
+    return f"{best.hypothesis_id}: {best.next_probe}"
 
 
 def chain_of(h: Hypothesis | None) -> list[str]:
@@ -202,6 +216,7 @@ class TraceBuilder:
             created_at=(now or datetime.now(timezone.utc)).isoformat(timespec="milliseconds"),
             notes=tuple(result.notes),
             conflict_records=tuple(result.conflict_records),
+            next_probe=next_probe(result.hypotheses),
         )
 
     @staticmethod
@@ -231,6 +246,7 @@ class TraceBuilder:
             "sources": [{"name": s.name, "trust": s.trust, "authority": s.authority} for s in trace.input_sources],
             "contradictions": list(trace.contradictions_found),
             "conflict_records": list(trace.conflict_records),
+            "next_probe": trace.next_probe,
             "latency_ms": trace.total_duration_ms,
             "answer": text,
             "notes": f"{trace.uncertainty_level} confidence"
@@ -293,6 +309,8 @@ class TraceBuilder:
                 lines.append(f"    {a['action']:<18} {float(str(a['score'])):.2f}{why}")
             if trace.uncertainty_reasons:
                 lines.append(f"  Uncertainty:  {', '.join(trace.uncertainty_reasons)}")
+            if trace.next_probe:
+                lines.append(f"  Next probe:   {trace.next_probe}")
         return "\n".join(lines)
 
 

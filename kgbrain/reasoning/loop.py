@@ -497,7 +497,11 @@ class CognitiveLoop:
         uncertainty = evaluate_uncertainty(
             cycle.state.best_score,
             lang,
-            missing_concepts=retrieval.unknown_words,
+            # Unknown words are missing concepts only when nothing was named or the reasoner found a name unknown
+            # ("важны" in a question about neurons is not a gap in the knowledge base).
+            missing_concepts=retrieval.unknown_words
+            if not retrieval.concepts or any(_kind(a) == "unknown_concept" for a in cycle.answers)
+            else (),
             contradictions=len(cycle.state.contradiction_flags),
             mean_trust=score.source_trust if score else None,
             mean_freshness=1.0 - score.staleness if score else None,
@@ -624,6 +628,10 @@ class CognitiveLoop:
         if not retrieval.concepts and retrieval.content_words:
             return "О каком понятии идёт речь?" if lang == "ru" else "Which concept do you mean?"
         return None
+
+
+def _kind(answer: Any) -> str:
+    return str((getattr(answer, "data", None) or {}).get("kind", ""))
 
 
 def _ancestry(goals: GoalManager, goal: Goal) -> list[str]:

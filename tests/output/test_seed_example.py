@@ -67,6 +67,9 @@ def test_the_seed_full_example(demo: Brain) -> None:
     assert record["reasoning"] == ["нейрон", "→", "передача сигналов", "→", "мышление"]
     assert record["notes"] == "medium confidence, hedging applied"
     assert {"id", "type", "statement", "score", "support", "risk", "status"} <= set(record["hypotheses"][0])
+    # Seed 002: the next probe is the uncertain hypothesis's check with the largest expected gain (an analogy).
+    assert "kgbrain verify" in record["next_probe"]
+    assert "Uncertainty:" not in out.digest  # nothing missing, no conflict, fresh and trusted evidence
 
     # Proposals only: nothing was executed.
     assert out.proposed_actions

@@ -274,7 +274,8 @@ class Deducer:
             holder = e.subject if e.subject in depth else s
             by_holder.setdefault(holder, []).append(e)
         # The most specific holders: those with no more specific holder below them.
-        specific = [x for x in by_holder if not any(x != y and x in _ancestors_of(h, y, depth) for y in by_holder)]
+        above = {y: h.ancestors(y) for y in by_holder}
+        specific = [x for x in by_holder if not any(x != y and x in above[y] for y in by_holder)]
         specific.sort(key=lambda x: (depth.get(x, 0), x))
         overridden = [x for x in by_holder if x not in specific]
         polarities = {e.polarity for x in specific for e in by_holder[x]}
@@ -464,11 +465,6 @@ def _same_object(stored: str, claimed: str, literal: bool) -> bool:
         return float(stored) == float(claimed)
     except ValueError:
         return stored.strip().casefold() == claimed.strip().casefold()
-
-
-def _ancestors_of(h: Hierarchy, concept: str, depth: dict[str, int]) -> dict[str, int]:
-    del depth
-    return h.ancestors(concept)
 
 
 def _inactive_steps(evidence: list[Evidence]) -> list[Step]:

@@ -39,7 +39,7 @@ def test_ask_trace_shows_goal_hypotheses_action_why_and_alternatives(db: Path, n
     )
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0].startswith("Вероятно, нейрон важен для мышление.")
+    assert lines[0].startswith("Вероятно, нейроны важны для мышления.")
     text = r.output
     for part in (
         "  Goal:         answer_question(Почему нейроны важны для мышления?)",

@@ -117,6 +117,10 @@ class Responder:
         text = body(answer) if answer is not None else _cap(self.statement(h, lang)) + "."
         if result.intent == "why" and h.hypothesis_type is HypothesisType.CAUSAL:
             premise = self._premise(result, lang)
+            if premise and lang == "ru" and result.subject_text:
+                # A Russian "почему X?" states its premise in declarative order, inflected as the user wrote it;
+                # it reads better than labels in the nominative ("нейрон важен для мышление").
+                premise = _cap(result.subject_text.strip())
             if premise:
                 text = f"{premise}. {text}"
         return text

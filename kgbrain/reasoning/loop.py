@@ -116,6 +116,7 @@ class CognitiveResult:
     duration_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
     sub_goals: list[Goal] = field(default_factory=list)  # explore_topic: learn_fact goals for knowledge gaps
+    subject_text: str = ""  # the question's subject slot as the user wrote it ("нейроны важны для мышления")
 
     @property
     def answer(self) -> Any:
@@ -549,6 +550,7 @@ class CognitiveLoop:
             duration_ms=(time.perf_counter() - started) * 1000.0,
             notes=[*notes, *retrieval.notes],
             sub_goals=sub_goals,
+            subject_text=str(getattr(parsed, "subject", "") or ""),
         )
 
     def record_outcome(self, result: CognitiveResult, success: bool) -> None:

@@ -51,7 +51,7 @@ def test_the_seed_full_example(demo: Brain) -> None:
 
     # The answer: content first (hedged as the seed's medium band says), confidence, the source with its trust.
     assert out.text == (
-        "Вероятно, нейрон важен для мышление. Потому что: нейрон —вызывает→ передача сигналов —обеспечивает→ "
+        "Вероятно, нейроны важны для мышления. Потому что: нейрон —вызывает→ передача сигналов —обеспечивает→ "
         "мышление. Уверенность: 78%. Источники: docs/нейробиология.pdf (доверие 0.87)."
     )
     assert out.validation.is_valid

@@ -5,8 +5,6 @@ its intent and the text of its slots; the slots are linked to concepts afterward
 the seed's question forms plus their common variants.
 """
 
-
-
 from __future__ import annotations
 
 import re

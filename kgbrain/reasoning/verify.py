@@ -34,6 +34,8 @@ CLOSED_WORLD_RULE = "cwa.not-provable"
 # The confidence of a closed-world refutation: the assumption itself, not evidence, decides it.
 CLOSED_WORLD_CONFIDENCE = 1.0
 DEFAULT_BATCH_SIZE = 256
+# The reasoner's context step for outdated, disputed and retracted facts it showed but did not use.
+INACTIVE_RULE = "ctx.inactive-fact"
 
 
 class VerdictKind(str, Enum):
@@ -155,6 +157,11 @@ def verdict_from_check(claim: Claim, check: Check, options: VerifyOptions) -> Ve
     proof = check.trace.steps
     confidence = check.confidence
     explanation = check.explanation
+    for step in proof:
+        if step.rule == INACTIVE_RULE:
+            # An outdated (or disputed, retracted) statement is reported as such, not silently dropped.
+            status = step.note.split(" ", 1)[0] or "inactive"
+            explanation = _join(explanation, f"{step.conclusion} is {status} ({', '.join(step.facts)}), not used")
     if kind in (VerdictKind.SUPPORTED, VerdictKind.REFUTED) and confidence < options.min_confidence:
         floor = f"confidence {confidence:.2f} is below the required {options.min_confidence:.2f}"
         explanation = _join(explanation, floor)

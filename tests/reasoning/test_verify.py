@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -11,7 +11,15 @@ import pytest
 from kgbrain.api import Brain
 from kgbrain.errors import InputError, StoreError
 from kgbrain.ingest.claims import Claim, ClaimError
-from kgbrain.reasoning.verify import CLOSED_WORLD_RULE, VerdictKind, verify_parallel
+from kgbrain.reasoning.trace import Check
+from kgbrain.reasoning.verify import (
+    CLOSED_WORLD_RULE,
+    ConflictRecordLike,
+    Statement,
+    VerdictKind,
+    Verifier,
+    verify_parallel,
+)
 
 CLAIMS = Path(__file__).resolve().parents[1] / "fixtures" / "claims"
 
@@ -187,3 +195,31 @@ def test_a_worker_that_cannot_open_the_knowledge_base_fails_the_run(tmp_path: Pa
     opener = partial(Brain.open, tmp_path / "missing.kuzu", read_only=True)
     with pytest.raises(StoreError, match="does not exist"):
         list(verify_parallel(opener, [Claim("a", "x", "is_a", "y")], workers=2))
+
+
+class _RefusesOneClaim:
+    """The real reasoner, except that it rejects claims about 'bad' the way a failed validation would."""
+
+    def __init__(self, brain: Brain) -> None:
+        self.brain = brain
+
+    def check_many(self, statements: Sequence[Statement]) -> list[Check]:
+        if any(s[0] == "bad" for s in statements):
+            raise InputError("'bad' is not a claim I can check")
+        return self.brain.check_many(statements)
+
+    def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
+        return self.check_many([(subject, predicate, object, polarity)])[0]
+
+    def conflicts(self) -> Sequence[ConflictRecordLike]:
+        return self.brain.conflicts()
+
+    def close(self) -> None:
+        self.brain.close()
+
+
+def test_a_claim_the_reasoner_rejects_fails_alone_not_its_batch(penguins: Brain) -> None:
+    verifier = Verifier(_RefusesOneClaim(penguins))
+    v = verifier.verify([Claim("a", "sparrow", "can", "fly"), Claim("b", "bad", "can", "fly", line=7)])
+    assert [x.verdict for x in v] == [VerdictKind.SUPPORTED, VerdictKind.ERROR]
+    assert v[1].error == "line 7: 'bad' is not a claim I can check"

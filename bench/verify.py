@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
 
 import psutil
 import pyarrow as pa
@@ -36,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 EX = "http://ex.org/"
 
 
-def _reasoning_bench():  # type: ignore[no-untyped-def]
+def _reasoning_bench() -> ModuleType:
     # Reuse the reasoning benchmark's generator and bulk loader, so both benchmarks measure the same KB.
     spec = importlib.util.spec_from_file_location("bench_reasoning", HERE / "reasoning.py")
     assert spec is not None

@@ -288,23 +288,20 @@ def _write_facts(
 ) -> None:
     """Write new confidences and statuses; `fresh` facts were stored by the running transaction."""
     items = sorted(changed.items())
-    stored = [(i, c) for i, c in items if i not in fresh]
-    for start in range(0, len(stored), 10_000):
-        rows = [
-            {"subject": subjects[i], "fact_id": i, "status": status.value, "confidence": round(float(conf), 6)}
-            for i, (conf, status) in stored[start : start + 10_000]
-        ]
-        store.run("tms_facts_update", rows=rows)
-    new = [(i, c) for i, c in items if i in fresh]
-    for start in range(0, len(new), 2_000):
-        part = new[start : start + 2_000]
-        store.run(
-            "tms_facts_update_fresh",
-            subjects=sorted({subjects[i] for i, _ in part}),
-            ids=[i for i, _ in part],
-            statuses=[status.value for _, (_, status) in part],
-            confidences=[round(float(conf), 6) for _, (conf, _) in part],
-        )
+    # Facts stored by the running transaction need the query that sees them (see its file).
+    for query, group, size in (
+        ("tms_facts_update", [(i, c) for i, c in items if i not in fresh], 5_000),
+        ("tms_facts_update_fresh", [(i, c) for i, c in items if i in fresh], 2_000),
+    ):
+        for start in range(0, len(group), size):
+            part = group[start : start + size]
+            store.run(
+                query,
+                subjects=sorted({subjects[i] for i, _ in part}),
+                ids=[i for i, _ in part],
+                statuses=[status.value for _, (_, status) in part],
+                confidences=[round(float(conf), 6) for _, (conf, _) in part],
+            )
 
 
 def record(

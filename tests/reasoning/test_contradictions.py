@@ -200,7 +200,11 @@ def test_a_later_load_is_compared_with_stored_facts(brain: Brain, tmp_path: Path
     brain.load([tmp_path / "a.jsonl"])
     assert brain.conflicts() == []
     brain.load([tmp_path / "b.jsonl"])
-    assert only(brain).type is ConflictType.OPPOSITE_POLARITY
+    c = only(brain)
+    assert c.type is ConflictType.OPPOSITE_POLARITY
+    # Both penalised inside the load transaction: the stored fact and the one the load just added.
+    assert sorted((f.source, f.confidence) for f in c.facts) == [("a", 0.85), ("b", 0.85)]
+    assert sorted(f.confidence for f in brain.facts("x").facts) == [0.85, 0.85]
 
 
 def test_load_detection_uses_a_fixed_number_of_queries(brain: Brain, tmp_path: Path) -> None:

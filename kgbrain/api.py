@@ -240,7 +240,9 @@ class Brain:
         path = Path(claims)
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
         total = count_claims(path, fmt)
-        with VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream) as writer:
+        decisive = {"closed_world": closed_world, "min_confidence": min_confidence}
+        writer = VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream, options=decisive)
+        with writer:
             rows = skip_finished(read_claims(path, fmt), writer.finished, out=str(out), claims=str(path))
             batches = self._verify_batches(rows, options, workers, batch_size)
             return run_verification(batches, writer, total=total, progress=progress, workers=workers)

@@ -143,6 +143,7 @@ def test_resume_after_sigkill_gives_the_same_output_as_an_uninterrupted_run(kb: 
     assert proc.returncode == -signal.SIGKILL
     done = out.read_bytes()
     assert 0 < done.count(b"\n") < 302, "the kill must land mid-run"
+    assert (tmp_path / "out.jsonl.run.json").exists()  # the unfinished run's options, checked on resume
     # A kill can also land inside a write; make sure a torn tail is there to be detected and rewritten.
     out.write_bytes(done + b'{"id": "c9999", "verdict": "SUPP')
     proc = run_cli(kb, str(claims), "-o", str(out), "--resume", "--json")
@@ -153,6 +154,7 @@ def test_resume_after_sigkill_gives_the_same_output_as_an_uninterrupted_run(kb: 
     assert summary["resumed"] == done.count(b"\n")
     assert summary["claims"] == 302
     assert summary["torn_line_rewritten"] is True
+    assert not (tmp_path / "out.jsonl.run.json").exists()
     # A finished file resumes to itself.
     proc = run_cli(kb, str(claims), "-o", str(out), "--resume", "--json")
     assert json.loads(proc.communicate(timeout=120)[0])["checked"] == 0

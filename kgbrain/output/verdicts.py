@@ -124,25 +124,61 @@ class VerifySummary:
 class VerdictWriter:
     """Appends verdict lines to a file (or stream) in order, flushing after each batch."""
 
-    def __init__(self, out: Path | None, *, resume: bool = False, stream: IO[str] | None = None) -> None:
+    def __init__(
+        self,
+        out: Path | None,
+        *,
+        resume: bool = False,
+        stream: IO[str] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         """Open `out` for writing (truncating it, or continuing it with `resume`); None writes to `stream`.
 
+        `options` are the settings that decide verdicts (closed world, confidence floor). While a run is
+        unfinished they are kept in `<out>.run.json`, so a resumed run cannot mix verdicts made two ways.
+
         Raises:
-            InputError: `resume` without an output file, or an output that cannot be resumed.
+            InputError: `resume` without an output file, an output that cannot be resumed, or a resume with
+                other options than the interrupted run.
         """
         if out is None and resume:
             raise InputError("--resume needs an output file (-o OUT)")
         self.path = out
+        self.options = dict(options or {})
+        self.journal = out.with_name(out.name + ".run.json") if out is not None else None
         self.finished = read_finished(out) if out is not None and resume else Finished([], Counter(), 0, False)
+        if resume:
+            self._check_options()
         self._own: IO[bytes] | None = None
         self._stream = stream
-        if out is not None:
+        if out is not None and self.journal is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
+            self.journal.write_text(json.dumps(self.options, sort_keys=True) + "\n", encoding="utf-8")
             mode = "r+b" if resume and out.exists() else "wb"
             self._own = out.open(mode)
             # A kill can leave half a line at the end: cut it, so the rewrite neither duplicates nor corrupts.
             self._own.truncate(self.finished.size)
             self._own.seek(self.finished.size)
+
+    def _check_options(self) -> None:
+        if self.journal is None or not self.journal.exists() or not self.finished.ids:
+            return
+        try:
+            before = json.loads(self.journal.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return  # a journal torn by the kill says nothing; the ids check still guards the claims
+        changed = sorted(k for k in before.keys() | self.options.keys() if before.get(k) != self.options.get(k))
+        if changed:
+            was = ", ".join(f"{k}={before.get(k)!r}" for k in changed)
+            raise InputError(
+                f"{str(self.path)!r} was started with {was}; resume with the same options "
+                "(or run without --resume to start over)"
+            )
+
+    def finish(self) -> None:
+        """Mark the run complete: its options journal is no longer needed."""
+        if self.journal is not None:
+            self.journal.unlink(missing_ok=True)
 
     def write(self, verdicts: Iterable[Verdict]) -> None:
         """Write a batch of verdicts and flush it."""
@@ -217,6 +253,7 @@ def run_verification(
         done += len(batch)
         if progress is not None:
             progress(done, max(total, done))
+    writer.finish()
     summary.seconds = time.perf_counter() - started
     summary.claims = done
     summary.counts = {k.value: counts.get(k.value, 0) for k in VerdictKind}

@@ -179,3 +179,18 @@ def test_stream_output() -> None:
         "NOT_ENOUGH_INFO": 0,
         "ERROR": 1,
     }
+
+
+def test_a_resume_must_use_the_options_of_the_interrupted_run(tmp_path: Path) -> None:
+    out = tmp_path / "v.jsonl"
+    journal = tmp_path / "v.jsonl.run.json"
+    w = VerdictWriter(out, options={"closed_world": True, "min_confidence": 0.0})
+    w.write(verdicts(2))
+    w.close()  # killed: never finished
+    assert json.loads(journal.read_text(encoding="utf-8")) == {"closed_world": True, "min_confidence": 0.0}
+    with pytest.raises(InputError, match=r"was started with closed_world=True; resume with the same options"):
+        VerdictWriter(out, resume=True, options={"closed_world": False, "min_confidence": 0.0})
+    with VerdictWriter(out, resume=True, options={"closed_world": True, "min_confidence": 0.0}) as w:
+        run_verification([verdicts(1, start=2)], w, total=3)
+    assert not journal.exists()
+    assert out.read_text(encoding="utf-8").count("\n") == 3

@@ -279,15 +279,24 @@ def facts_by_key(store: GraphStore, keys: Iterable[tuple[str, str]], *, fresh: S
     wanted = sorted(set(keys))
     skip = {f.fact_id for f in fresh}
     out: dict[str, Fact] = {}
-    for start in range(0, len(wanted), _CHUNK):
-        part = wanted[start : start + _CHUNK]
-        subjects = sorted({s for s, _ in part})
-        predicates = sorted({p for _, p in part})
-        keep = set(part)
-        for r in store.iterate("conflict_facts_by_key", subjects=subjects, predicates=predicates):
-            fid = r["fact_id"]
-            if fid not in skip and fid not in out and (r["subject"], r["predicate"]) in keep:
-                out[fid] = fact_from_row(r)
+    # Each call joins against every stored fact (Kùzu plans a hash join), so calls are few and large: one for
+    # a small load; for a big one, one per predicate, since asking for each subject's facts of every predicate
+    # in the load fetched six times more rows than needed on the 1M-fact benchmark.
+    groups: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    if len(wanted) <= _CHUNK:
+        groups[tuple(sorted({p for _, p in wanted}))] = {s for s, _ in wanted}
+    else:
+        for subject, predicate in wanted:
+            groups[(predicate,)].add(subject)
+    keep = set(wanted)
+    for predicates, subject_set in sorted(groups.items()):
+        subjects = sorted(subject_set)
+        for start in range(0, len(subjects), 5 * _CHUNK):
+            part = subjects[start : start + 5 * _CHUNK]
+            for r in store.iterate("conflict_facts_by_key", subjects=part, predicates=list(predicates)):
+                fid = r["fact_id"]
+                if fid not in skip and fid not in out and (r["subject"], r["predicate"]) in keep:
+                    out[fid] = fact_from_row(r)
     want = set(wanted)
     out.update((f.fact_id, f) for f in fresh if (f.subject, f.predicate) in want and f.status in LIVE)
     return list(out.values())

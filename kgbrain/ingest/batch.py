@@ -169,6 +169,8 @@ class LoadBatch:
     source_authority: dict[str, str] = field(default_factory=dict)
     # Explicit `source_trust` rows: they set the stored trust even when the source is known already.
     trust_overrides: dict[str, float] = field(default_factory=dict)
+    # Exported truth-maintenance records to restore, by kind ("conflict_record", "retraction_record").
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     rows_read: int = 0
     # What a format reader saw but could not map (e.g. OWL class expressions), by kind.
     skipped: dict[str, int] = field(default_factory=dict)

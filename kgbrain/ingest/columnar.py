@@ -25,12 +25,13 @@ from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
     DEFAULT_TRUST,
+    RECORD_PREDICATES,
     SOURCE_PREDICATES,
     Authority,
     Status,
 )
 
-_RESERVED = sorted(ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES)
+_RESERVED = sorted(ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | RECORD_PREDICATES)
 _TEXT_COLUMNS = ("subject", "predicate", "object", "unit", "source", "authority", "status", "lang")
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 _ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, UnicodeDecodeError, ValueError)

@@ -37,6 +37,15 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
         yield {"subject": s["name"], "predicate": "source_trust", "value": s["trust"]}
     for row in store.iterate("export_facts"):
         yield fact_row(fact_from_row(row))
+    for c in store.iterate("export_conflicts"):
+        yield {"subject": c["id"], "predicate": "conflict_record", "value": _json_record(c)}
+    for r in store.iterate("export_retractions"):
+        yield {"subject": r["fact_id"], "predicate": "retraction_record", "value": _json_record(r)}
+
+
+def _json_record(row: dict[str, Any]) -> str:
+    plain = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in row.items()}
+    return json.dumps(plain, ensure_ascii=False, sort_keys=True)
 
 
 def _declaration_rows(store: GraphStore) -> Iterator[dict[str, Any]]:

@@ -83,6 +83,7 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
             store, set(facts.column("predicate")), batch.declarations, batch.file
         )
         added = _write_facts(store, facts, now)
+        _restore_records(store, batch.records)
         report.added = added
         report.facts_added = len(added)
         report.duplicates_skipped = len(batch.facts) - len(added)
@@ -272,6 +273,17 @@ def _write_predicates(store: GraphStore, predicates: set[str], declarations: lis
     if rows:
         store.run("predicate_declare", rows=list(rows.values()))
     return len(rows)
+
+
+# Exported truth-maintenance records go back as they were, before the load hooks run: conflict detection
+# then finds them recorded and leaves the facts' restored confidences and statuses alone.
+_RESTORE_QUERIES = {"conflict_record": "conflict_restore", "retraction_record": "retraction_restore"}
+
+
+def _restore_records(store: GraphStore, records: dict[str, list[dict[str, Any]]]) -> None:
+    for kind, rows in sorted(records.items()):
+        for part in chunks(rows):
+            store.run(_RESTORE_QUERIES[kind], rows=list(part))
 
 
 def _fill_fact_ids(facts: FactColumns) -> list[str]:

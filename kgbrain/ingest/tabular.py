@@ -27,6 +27,7 @@ from kgbrain.knowledge import (
     DEFAULT_TRUST,
     PREDICATE_LINKS,
     PROPERTY_TYPES,
+    RECORD_PREDICATES,
     SOURCE_PREDICATES,
     Annotation,
     Authority,
@@ -211,6 +212,8 @@ class _RowBuilder:
             self.annotation(line, row, subject, predicate)
         elif predicate in DECLARATION_PREDICATES:
             self.declaration(line, row, subject, predicate)
+        elif predicate in RECORD_PREDICATES:
+            self.record(line, row, subject, predicate)
         elif predicate in SOURCE_PREDICATES:
             trust = self.unit_interval(line, row, "value", None)
             self.batch.source_trust[subject] = trust
@@ -252,6 +255,17 @@ class _RowBuilder:
         c.status.append("active" if status is None else self.enum(line, row, "status", Status).value)
         c.lang.append(lang)
         c.fact_id.append("")
+
+    def record(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
+        text = self.text(line, row, "value")
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise self.fail(line, "value", f"a {predicate} holds a JSON object: {exc.msg}") from None
+        key = "id" if predicate == "conflict_record" else "fact_id"
+        if not isinstance(record, dict) or record.get(key) != subject:
+            raise self.fail(line, "value", f"a {predicate} holds a JSON object whose {key!r} is the subject")
+        self.batch.records.setdefault(predicate, []).append(record)
 
     def annotation(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
         text = self.text(line, row, "value")

@@ -124,6 +124,7 @@ BAD_ROWS = [
     ({"subject": "a", "predicate": "is_a", "object": "b", "observed_at": "yesterday"}, "bad.jsonl:2: field 'observed_at'"),
     ({"subject": "a", "predicate": "is_a", "object": "b", "authority": "LAW"}, "bad.jsonl:2: field 'authority': 'LAW' is not one of"),
     ({"subject": "a", "predicate": "is_a", "object": "b", "polarity": "maybe"}, "bad.jsonl:2: field 'polarity'"),
+    ({"subject": "c_1", "predicate": "conflict_record", "value": "{not json"}, "bad.jsonl:2: field 'value': a conflict_record"),
 ]
 
 
@@ -201,12 +202,20 @@ def test_missing_file_and_bad_trust_are_input_errors(brain: Brain, tmp_path: Pat
 
 def test_export_then_load_round_trips_losslessly(brain: Brain, tmp_path: Path) -> None:
     brain.load([write_jsonl(tmp_path / "f.jsonl", ROWS), *demo_files()])
+    # Truth maintenance must survive too: automatic resolutions, a person's decision, a retraction.
+    open_conflict = next(c for c in brain.conflicts() if c.status.value == "open")
+    brain.resolve_conflict(open_conflict.id, keep=open_conflict.fact_ids[0], by="ann")
+    brain.retract(next(f.fact_id for f in brain.facts("neuron").facts if f.predicate == "consumes"), by="ann", reason="test")
+    assert len(brain.conflicts()) >= 5
     first = export_text(brain)
     (tmp_path / "export.jsonl").write_text(first, encoding="utf-8")
     with Brain.open(tmp_path / "copy.kuzu") as copy:
         copy.load([tmp_path / "export.jsonl"])
         assert export_text(copy) == first
         assert copy.stats() == brain.stats()
+        assert [(c.id, c.status, c.kept_fact) for c in copy.conflicts()] == [
+            (c.id, c.status, c.kept_fact) for c in brain.conflicts()
+        ]
 
 
 def test_demo_knowledge_base_is_rich_enough(demo: Brain) -> None:
@@ -220,7 +229,16 @@ def test_demo_knowledge_base_is_rich_enough(demo: Brain) -> None:
 
 
 def _export_without_load_times(brain: Brain) -> list[dict[str, Any]]:
-    return [{k: v for k, v in json.loads(line).items() if k != "loaded_at"} for line in export_text(brain).splitlines()]
+    """The export, without the clock: load times, and when conflicts were detected and resolved."""
+    rows = []
+    for line in export_text(brain).splitlines():
+        row = {k: v for k, v in json.loads(line).items() if k != "loaded_at"}
+        if row["predicate"] == "conflict_record":
+            record = json.loads(row["value"])
+            events = [{k: v for k, v in e.items() if k != "at"} for e in json.loads(record.pop("adjustments"))]
+            row["value"] = {**{k: v for k, v in record.items() if not k.endswith("_at")}, "events": events}
+        rows.append(row)
+    return rows
 
 
 UNIFORM_ROWS: list[dict[str, Any]] = [

@@ -55,6 +55,9 @@ class LoadReport:
     # The facts this load stored (not in --json): hooks such as contradiction detection and the
     # analogy index iterate over them (as Fact objects) or read their columns.
     added: FactColumns = field(default_factory=FactColumns, repr=False)
+    # True when the store held no fact before this load: hooks may then compare the new facts only
+    # among themselves instead of querying the store.
+    first_facts: bool = field(default=False, repr=False)
 
 
 def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
@@ -82,7 +85,8 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         report.predicates_declared = _write_predicates(
             store, set(facts.column("predicate")), batch.declarations, batch.file
         )
-        added = _write_facts(store, facts, now)
+        report.first_facts = not store.run("facts_any")
+        added = _write_facts(store, facts, now, check_stored=not report.first_facts)
         _restore_records(store, batch.records)
         report.added = added
         report.facts_added = len(added)
@@ -310,14 +314,14 @@ def _fill_fact_ids(facts: FactColumns) -> list[str]:
     return ids
 
 
-def _write_facts(store: GraphStore, facts: FactColumns, now: datetime) -> FactColumns:
+def _write_facts(store: GraphStore, facts: FactColumns, now: datetime, *, check_stored: bool) -> FactColumns:
     ids = _fill_fact_ids(facts)
     first: dict[str, int] = {}
     for i, fid in enumerate(ids):
         first.setdefault(fid, i)  # the first occurrence of a statement wins
     candidates = list(first)
     stored: set[str] = set()
-    if store.run("facts_any"):
+    if check_stored:
         for part in chunks(candidates):
             stored.update(r["fact_id"] for r in store.run("facts_existing", ids=list(part)))
     keep = [first[fid] for fid in candidates if fid not in stored]

@@ -477,8 +477,10 @@ def scan(store: GraphStore) -> list[Contradiction]:
     return sorted([*found, *find_disjointness(store)], key=lambda c: c.id)
 
 
-def detect_new(store: GraphStore, added: Sequence[Fact]) -> list[Contradiction]:
+def detect_new(store: GraphStore, added: Sequence[Fact], *, only_new: bool = False) -> list[Contradiction]:
     """Conflicts between freshly stored facts and everything else, in a few bulk queries.
+
+    With `only_new` (nothing was stored before these facts) the candidates come from `added` alone.
 
     Raises:
         StoreError: the store failed.
@@ -496,7 +498,11 @@ def detect_new(store: GraphStore, added: Sequence[Fact]) -> list[Contradiction]:
             keys.add((f.subject, predicate))
             if f.object is not None and f.predicate in vocab.symmetric:
                 keys.add((f.object, predicate))  # a symmetric statement may be stored the other way round
-    facts = facts_by_key(store, keys, fresh=added)
+    facts = (
+        [f for f in added if (f.subject, f.predicate) in keys and f.status in LIVE]
+        if only_new
+        else facts_by_key(store, keys, fresh=added)
+    )
     new = {f.fact_id for f in added}
     found = find_contradictions(facts, vocab, new=new, trust=_trust_for(store, facts))
     if any(f.predicate in MEMBERSHIP or f.predicate == "disjoint_with" for f in added):

@@ -607,11 +607,14 @@ def scan_and_record(store: GraphStore, *, now: datetime | None = None) -> ScanRe
         return ScanResult(len(found), record(store, found, now=now))
 
 
-def record_on_load(store: GraphStore, added: Sequence[Fact]) -> list[ConflictRecord]:
+def record_on_load(store: GraphStore, added: Sequence[Fact], *, only_new: bool = False) -> list[ConflictRecord]:
     """The load hook: detect conflicts between the facts a load added and the rest, and record them.
+
+    `only_new` says the store held no fact before this load, so the new facts need comparing only among
+    themselves (a first bulk load then costs no store round trips for candidates).
 
     Raises:
         StoreError: the store failed.
     """
     added = list(added)
-    return record(store, detect_new(store, added), fresh={f.fact_id for f in added})
+    return record(store, detect_new(store, added, only_new=only_new), fresh={f.fact_id for f in added})

@@ -360,7 +360,9 @@ class Brain:
     def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
         """Decide the statement `subject predicate object` (ids or names) by lookup and deduction.
 
-        The single semantic entry point of verification and the cognitive loop. The result's outcome is
+        The single semantic entry point of verification and the cognitive loop: a yes/no question runs the
+        same code (`Reasoner.decide`), including `has` read through parts and causal claims through
+        chains. The result's outcome is
         SUPPORTED / REFUTED / CONFLICTING / UNKNOWN relative to the claimed `polarity`; its trace lists
         every step with a rule id, the fact ids and sources used and the step's confidence. Unknown names
         give UNKNOWN (the explanation lists close names); an object that names no concept is compared as

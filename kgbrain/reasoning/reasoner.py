@@ -4,21 +4,28 @@ It owns the caches the modes share (predicate declarations, the hierarchy mirror
 analogy index) and drops them after every load (its `on_load` is registered in `Brain.load_hooks`).
 `check`/`check_many` are the semantic entry points for verification; `ask` parses a question, picks the
 mode by its intent and returns an `Answer` whose text starts with the content, hedged by confidence.
+A yes/no question and a claim are decided by one method, `Reasoner.decide`, so `ask` and `verify` agree.
+
+Rule ids added here on top of the deductive and causal ones: `ded.has-part` (y part_of x => x has y),
+`link.unknown-concept`.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
+from kgbrain.reasoning.evidence import statement
 from kgbrain.reasoning.graph import FactGraph, fingerprint
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, language_of, parse_question
@@ -80,6 +87,7 @@ class Reasoner:
         self._graph: FactGraph | None = None
         self._hierarchy: Hierarchy | None = None
         self._causal: causal.CausalGraph | None = None
+        self._parts: tuple[np.ndarray, np.ndarray] | None = None  # see _part_test
         self.deducer = Deducer(store, self.predicates, self.hierarchy, self.graph)
         self.analogies = Analogies(store, self.graph, self.hierarchy, index_dir)
 
@@ -124,6 +132,7 @@ class Reasoner:
         self._graph = None
         self._hierarchy = None
         self._causal = None
+        self._parts = None
         self.deducer.invalidate()
         self.linker.invalidate()
         touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
@@ -168,9 +177,72 @@ class Reasoner:
             todo.append(Claim(s, predicate, o if o is not None else obj, polarity, o is None))
             where.append(len(out))
             out.append(None)
-        for i, check in zip(where, self.deducer.check_many(todo), strict=True):
+        for i, check in zip(where, self.decide(todo), strict=True):
             out[i] = check
         return [c for c in out if c is not None]
+
+    def decide(self, claims: Sequence[Claim]) -> list[Check]:
+        """THE semantics of a statement about linked concepts: `check`, `check_many` and `ask`'s yes/no
+        questions all end here, so a verdict and an answer to the same question cannot disagree.
+
+        The deducer decides first (lookup, hierarchy, inheritance, negation, disjointness). What it leaves
+        UNKNOWN gets the readings a question is answered by as well, each batched over the claims:
+        `x has_property y` by parts (`y part_of x`: a neuron has an axon), and a causal predicate by a
+        causal chain (`neuron causes signal_transmission enables thinking`).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        checks = self.deducer.check_many(claims)
+        unknown = [i for i, k in enumerate(checks) if k.outcome is Outcome.UNKNOWN and not claims[i].literal]
+        may_be_part = self._part_test()
+        parts = [i for i in unknown if claims[i].predicate == "has_property" and may_be_part(claims[i])]
+        if parts:
+            found = self.deducer.check_many(
+                [Claim(claims[i].object, "part_of", claims[i].subject, claims[i].polarity) for i in parts]
+            )
+            for i, part in zip(parts, found, strict=True):
+                if part.outcome is not Outcome.UNKNOWN:
+                    checks[i] = _has_part(claims[i], checks[i], part)
+        for i in unknown:
+            c = claims[i]
+            # Most causal claims have no path at all: the in-memory reachability test spares them a Kùzu query.
+            if c.predicate in causal.CAUSAL and causal.reachable(self.causal_graph(), c.subject, c.object) is not False:
+                chains = self.paths(c.subject, c.object, limit=1)
+                if chains:
+                    checks[i] = _causal_check(c, checks[i], chains[0])
+        return checks
+
+    def _part_test(self) -> Callable[[Claim], bool]:
+        """Whether `y part_of x` can decide the claim `x has_property y` at all (False: skip the check).
+
+        Only active facts decide, and the mirror holds them all: the part must state a part_of (or sub-
+        property) fact, or the whole an inverse one. An inheritable part_of would bring in the part's
+        ancestors, so then every claim is checked. The two node masks are cached until the next load.
+        """
+        table = self.predicates()
+        decl = table.get("part_of")
+        if decl.inheritable:
+            return lambda claim: True
+        g = self.graph()
+        if self._parts is None:
+
+            def subjects_of(names: Sequence[str]) -> np.ndarray:
+                mask = np.zeros(len(g.names), dtype=bool)
+                ids = [i for i in map(g.predicate_id, names) if i >= 0]
+                if ids:
+                    mask[g.subject[np.isin(g.predicate, ids)]] = True
+                return mask
+
+            inverse = [*table.inverses("part_of"), *(["part_of"] if decl.symmetric else [])]
+            self._parts = (subjects_of(table.sub_properties("part_of")), subjects_of(inverse))
+        from_part, from_whole = self._parts
+
+        def test(claim: Claim) -> bool:
+            part, whole = g.index.get(claim.object), g.index.get(claim.subject)
+            return (part is not None and bool(from_part[part])) or (whole is not None and bool(from_whole[whole]))
+
+        return test
 
     # -- modes ---------------------------------------------------------------------------------
 
@@ -365,16 +437,10 @@ class Reasoner:
             return self._unknown(q, q.object)
         s, o = subject[0], obj[0]
         predicate = {Intent.IS_A: "is_a", Intent.HAS: "has_property", Intent.CAN: "can"}[q.intent]
+        check = self.decide([Claim(s, predicate, o)])[0]
         if predicate == "is_a" and self._concepts([s])[s].get("kind") == "individual":
+            # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
             predicate = "instance_of"
-        check = self.deducer.check(Claim(s, predicate, o))
-        if predicate == "instance_of" and check.outcome is Outcome.UNKNOWN:
-            check = self.deducer.check(Claim(s, "is_a", o))
-        if predicate == "has_property" and check.outcome is Outcome.UNKNOWN:
-            # "Does a neuron have an axon?" is also answered by parts: axon part_of neuron.
-            part = self.deducer.check(Claim(o, "part_of", s))
-            if part.outcome is not Outcome.UNKNOWN:
-                check = part
         data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
         chain = [st.conclusion.split(" ")[-1] for st in check.trace.steps if st.rule == "ded.isa-transitive"]
         confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
@@ -611,6 +677,44 @@ def choose_action(confidence: float) -> str:
     def parse(self, question: str) -> Question:
         """The parsed form of a question (intent, language, slots)."""
         return parse_question(question)
+
+
+def _has_part(claim: Claim, unknown: Check, part: Check) -> Check:
+    # RULE ded.has-part: y part_of x => x has_property y (a whole has its parts)
+    # `part` is relative to the claimed polarity; the step states what the knowledge base says.
+    denied = part.outcome is not Outcome.CONFLICTING and (part.outcome is Outcome.SUPPORTED) != claim.polarity
+    conclusion = statement(claim.subject, "has_property", claim.object, not denied)
+    steps = (
+        *(st for st in unknown.trace.steps if st.rule == "ctx.inactive-fact"),
+        *part.trace.steps,
+        Step("ded.has-part", conclusion, (), (), part.confidence, f"{claim.object} part_of {claim.subject}"),
+    )
+    return _replace_check(unknown, part.outcome, part.confidence, Mode.DEDUCTIVE, steps)
+
+
+def _causal_check(claim: Claim, unknown: Check, chain: causal.CausalPath) -> Check:
+    # A causal chain decides a causal claim: a chain that works for the effect supports causes/enables/
+    # leads_to and refutes prevents; a chain with a prevents link (it works against the effect) the reverse.
+    holds = chain.polarity != (claim.predicate == "prevents")
+    outcome = Outcome.SUPPORTED if holds == claim.polarity else Outcome.REFUTED
+    steps = (*(st for st in unknown.trace.steps if st.rule == "ctx.inactive-fact"), *chain.steps())
+    return _replace_check(unknown, outcome, chain.confidence, Mode.CAUSAL, steps)
+
+
+def _replace_check(base: Check, outcome: Outcome, confidence: float, mode: Mode, steps: Sequence[Step]) -> Check:
+    explanation = "; ".join(st.conclusion for st in steps if st.rule != "ctx.inactive-fact")
+    return Check(
+        subject=base.subject,
+        predicate=base.predicate,
+        object=base.object,
+        polarity=base.polarity,
+        outcome=outcome,
+        confidence=round(confidence, 4),
+        mode=mode,
+        trace=Trace(tuple(steps)),
+        conflicts=base.conflicts,
+        explanation=explanation,
+    )
 
 
 def _unknown_check(subject: str, predicate: str, obj: str, polarity: bool, name: str, close: list[str]) -> Check:

@@ -231,10 +231,12 @@ def test_causal_chain_longer_than_the_search_bound_falls_back_to_kuzu_shortest(b
 def test_has_questions_are_also_answered_by_parts(demo: Brain) -> None:
     a = demo.reasoner.ask("Есть ли у нейрона аксон?")
     assert a.outcome is Outcome.SUPPORTED
-    assert [s.rule for s in a.trace.steps] == ["dir.fact"]
+    # The part_of proof, then the step that reads it as the asked has_property (shared with check/verify).
+    assert [s.rule for s in a.trace.steps] == ["dir.fact", "ded.has-part"]
+    assert a.trace.steps[-1].conclusion == "neuron has_property axon"
     b = demo.reasoner.ask("Does the brain have a prefrontal cortex?")
     assert b.outcome is Outcome.SUPPORTED
-    assert {s.rule for s in b.trace.steps} == {"ded.transitive"}
+    assert {s.rule for s in b.trace.steps} == {"ded.transitive", "ded.has-part"}
 
 
 def test_ctx_inactive_fact_appears_in_the_trace_but_does_not_count(zoo: Brain) -> None:

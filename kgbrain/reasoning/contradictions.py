@@ -16,13 +16,14 @@ the "Принцип работы" table; OWL 2 RL rule cax-dw for disjointness.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 from typing import Any
 
+from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import get_trust
 from kgbrain.store.protocol import GraphStore
@@ -269,6 +270,43 @@ def facts_of_subjects(store: GraphStore, subjects: Iterable[str], *, fresh: Sequ
     return list(out.values())
 
 
+def _worth_comparing(
+    added: Sequence[Fact], vocab: Vocabulary, opposite: dict[str, set[str]], *, memberships: bool
+) -> list[Fact]:
+    """The new facts that share a comparison key with another new fact, plus (when `memberships`, i.e. some
+    disjointness axiom exists) every is_a/instance_of/disjoint_with fact for the hierarchy walk; built as
+    Fact objects only for those.
+
+    Facts can conflict only when they could replace each other: same subject, same or opposite predicate,
+    and, unless the predicate is functional, the same object (symmetric predicates: either direction).
+    A key met once cannot take part in any conflict.
+    """
+    columns = added if isinstance(added, FactColumns) else FactColumns(added)
+    subjects, predicates = columns.column("subject"), columns.column("predicate")
+    objects, lexicals = columns.column("object"), columns.column("lexical")
+    groups: dict[str, str] = {}
+    for p in set(predicates):
+        groups[p] = sorted({p, *opposite.get(p, ())})[0]
+    keys_of: list[tuple[tuple[str, str, str | None], ...]] = []
+    counts: Counter[tuple[str, str, str | None]] = Counter()
+    for s, p, o, lex in zip(subjects, predicates, objects, lexicals, strict=True):
+        g = groups[p]
+        target = None if p in vocab.functional else (o if o is not None else lex)
+        if o is not None and p in vocab.symmetric and o != s:
+            keys: tuple[tuple[str, str, str | None], ...] = ((s, g, target), (o, g, s))
+        else:
+            keys = ((s, g, target),)
+        keys_of.append(keys)
+        counts.update(keys)
+    keep = [
+        i
+        for i, keys in enumerate(keys_of)
+        if any(counts[k] > 1 for k in keys)
+        or (memberships and (predicates[i] in MEMBERSHIP or predicates[i] == "disjoint_with"))
+    ]
+    return list(columns.take(keep))
+
+
 def facts_by_key(store: GraphStore, keys: Iterable[tuple[str, str]], *, fresh: Sequence[Fact] = ()) -> list[Fact]:
     """Facts (not retracted) with one of the given (subject, predicate) pairs, each once (`fresh`: see
     `facts_of_subjects`).
@@ -480,31 +518,38 @@ def scan(store: GraphStore) -> list[Contradiction]:
 def detect_new(store: GraphStore, added: Sequence[Fact], *, only_new: bool = False) -> list[Contradiction]:
     """Conflicts between freshly stored facts and everything else, in a few bulk queries.
 
-    With `only_new` (nothing was stored before these facts) the candidates come from `added` alone.
+    With `only_new` (nothing was stored before these facts) the candidates come from `added` alone, and
+    only facts that share a comparison key with another new fact are built and compared: a first bulk
+    load of a million facts then compares the few that can conflict instead of all of them.
 
     Raises:
         StoreError: the store failed.
     """
     if not added:
         return []
-    added = list(added)  # a load report may build its facts lazily; build them once
     vocab = load_vocabulary(store)
     opposite: dict[str, set[str]] = defaultdict(set)
     for p, q in vocab.opposites:
         opposite[p].add(q)
+    # A load report may build its facts lazily: build them once (or only the comparable ones).
+    if only_new:  # nothing was stored before: a disjointness axiom can only come with these facts
+        predicates = set(added.column("predicate")) if isinstance(added, FactColumns) else {f.predicate for f in added}
+        added = _worth_comparing(added, vocab, opposite, memberships="disjoint_with" in predicates)
+    else:
+        added = list(added)
     keys = set()
     for f in added:
         for predicate in (f.predicate, *opposite.get(f.predicate, ())):
             keys.add((f.subject, predicate))
             if f.object is not None and f.predicate in vocab.symmetric:
                 keys.add((f.object, predicate))  # a symmetric statement may be stored the other way round
-    facts = (
-        [f for f in added if (f.subject, f.predicate) in keys and f.status in LIVE]
-        if only_new
-        else facts_by_key(store, keys, fresh=added)
-    )
+    if only_new:
+        facts = [f for f in added if (f.subject, f.predicate) in keys and f.status in LIVE]
+    else:
+        facts = facts_by_key(store, keys, fresh=added)
     new = {f.fact_id for f in added}
     found = find_contradictions(facts, vocab, new=new, trust=_trust_for(store, facts))
-    if any(f.predicate in MEMBERSHIP or f.predicate == "disjoint_with" for f in added):
-        found += find_disjointness(store, fresh=added)
+    memberships = [f for f in added if f.predicate in MEMBERSHIP or f.predicate == "disjoint_with"]
+    if memberships:
+        found += find_disjointness(store, fresh=memberships)
     return sorted(found, key=lambda c: c.id)

@@ -23,6 +23,7 @@ from enum import Enum
 from typing import Any
 
 from kgbrain.errors import InputError
+from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import clamp, get_trust, person_source, set_trust
 from kgbrain.reasoning.contradictions import TRUST_GAP, ConflictType, Contradiction, detect_new, facts_by_id, scan
@@ -616,5 +617,5 @@ def record_on_load(store: GraphStore, added: Sequence[Fact], *, only_new: bool =
     Raises:
         StoreError: the store failed.
     """
-    added = list(added)
-    return record(store, detect_new(store, added, only_new=only_new), fresh={f.fact_id for f in added})
+    fresh = set(added.column("fact_id")) if isinstance(added, FactColumns) else {f.fact_id for f in added}
+    return record(store, detect_new(store, added, only_new=only_new), fresh=fresh)

@@ -108,6 +108,7 @@ class _Resolver:
         self.existing: dict[str, str] = {}
         self._add_existing(names)
         self.annotated = {a.concept for a in batch.annotations}
+        self.norm: dict[str, str] = {}  # name -> normalize_term(name), computed once
         self.individuals = {
             s for s, p in zip(facts.column("subject"), facts.column("predicate"), strict=True) if p == "instance_of"
         }
@@ -128,13 +129,14 @@ class _Resolver:
         for a in annotations:
             if a.kind in ("label", "alias"):
                 by_key[normalize_term(a.text)].add(a.concept)
-        keys = sorted({normalize_term(n) for n in unknown})
+        self.norm.update((n, normalize_term(n)) for n in unknown)
+        keys = sorted({self.norm[n] for n in unknown})
         for part in chunks(keys):
             for row in self.store.run("terms_lookup", keys=list(part)):
                 by_key[row["key"]].add(row["concept"])
         mapping: dict[str, str] = {}
         for name in unknown:
-            found = by_key.get(normalize_term(name))
+            found = by_key.get(self.norm[name])
             if found:
                 mapping[name] = min(found)  # homonyms: a stable choice; aliases should be disambiguated upstream
         return mapping
@@ -159,15 +161,14 @@ def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[An
         if column is not None:
             info[resolver.id_of(a.concept)].setdefault(column, a.text)
     new = set(resolver.new_ids)
-    rows = [
-        {
-            "id": cid,
-            "kind": "individual" if cid in resolver.individuals else "class",
-            **{c: info.get(cid, {}).get(c) for c in CONCEPT_COLUMNS[2:]},
-        }
-        for cid in resolver.new_ids
-    ]
-    store.copy("Concept", _arrow(rows, CONCEPT_COLUMNS, {}))
+    ids = resolver.new_ids
+    columns: dict[str, list[Any]] = {
+        "id": ids,
+        "kind": ["individual" if cid in resolver.individuals else "class" for cid in ids],
+    }
+    for c in CONCEPT_COLUMNS[2:]:
+        columns[c] = [info[cid].get(c) if cid in info else None for cid in ids] if info else [None] * len(ids)
+    store.copy("Concept", pa.table({c: pa.array(columns[c], pa.string()) for c in CONCEPT_COLUMNS}))
     updates = [
         {
             "id": cid,
@@ -185,7 +186,7 @@ def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[An
     ]
     for part in chunks(updates):
         store.run("concept_update_annotations", rows=list(part))
-    return len(rows)
+    return len(ids)
 
 
 def _annotation_column(a: Annotation) -> str | None:
@@ -201,8 +202,9 @@ def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annot
     for a in annotations:
         if a.kind in ("label", "alias"):
             wanted[(normalize_term(a.text), resolver.id_of(a.concept), a.text, a.lang or "", a.kind)] = None
+    norm = resolver.norm
     for cid in resolver.new_ids:
-        wanted[(normalize_term(cid), cid, cid, "", "id")] = None
+        wanted[(norm.get(cid) or normalize_term(cid), cid, cid, "", "id")] = None
     keys = sorted({w[0] for w in wanted})
     have: set[tuple[str, str, str, str, str]] = set()
     existing_keys: set[str] = set()
@@ -325,7 +327,7 @@ def _write_facts(store: GraphStore, facts: FactColumns, now: datetime, *, check_
         for part in chunks(candidates):
             stored.update(r["fact_id"] for r in store.run("facts_existing", ids=list(part)))
     keep = [first[fid] for fid in candidates if fid not in stored]
-    added = facts.take(keep)
+    added = facts if len(keep) == len(facts) else facts.take(keep)  # keep is in order: all kept means as is
     if not len(added):
         return added
     value_ids = _write_values(store, added)
@@ -411,7 +413,3 @@ def _fact_table(facts: FactColumns, objects: list[str | None], now: datetime) ->
             "lang": pa.array(c("lang"), pa.string()),
         }
     ).select(["from", "to", *FACT_COLUMNS])
-
-
-def _arrow(rows: list[dict[str, Any]], columns: Sequence[str], types: dict[str, pa.DataType]) -> pa.Table:
-    return pa.table({c: pa.array([r.get(c) for r in rows], types.get(c, pa.string())) for c in columns})

@@ -549,7 +549,7 @@ class Brain:
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
-    truth.record_on_load(brain.store, report.added)
+    truth.record_on_load(brain.store, report.added, only_new=report.first_facts)
 
 
 def _enum(kind: Any, value: str | None, what: str) -> Any:

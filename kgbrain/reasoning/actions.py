@@ -102,6 +102,7 @@ class Situation:
     gathered: bool = False  # Ring 2 already done
     explored: bool = False
     guessed: bool = False  # the concepts were guessed from similar names, not named by the question
+    unknown_concept: bool = False  # the question names something the knowledge base does not know
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +222,8 @@ class ActionSelector:
             return "soft_blocked"  # filter 2
         if action in ANSWERING and s.guessed and s.clarification:
             return "concepts_guessed"  # seed 004: ask one short question rather than answer a guess
+        if action in ANSWERING and s.unknown_concept and s.clarification:
+            return "unknown_concept"  # an answer about the other concepts would not answer the question
         if action is ActionType.RESPOND_DIRECT and level is not UncertaintyLevel.HIGH:
             return "tone_needs_hedging"
         if action is ActionType.RESPOND_HEDGED and level is UncertaintyLevel.HIGH:

@@ -480,6 +480,9 @@ class CognitiveLoop:
         clarification = self.clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, lang)
         if cycle.guessed and clarification is None:  # the concepts were guessed from similar names: ask first
             clarification = self.clarification(retrieval, tuple(cycle.guessed), None, lang)
+        unknown = next((a for a in cycle.answers if _kind(a) == "unknown_concept"), None)
+        if unknown is not None:  # "Is a zorblax a cell?": facts about cells do not answer it; ask instead
+            clarification = self.clarification(retrieval, cycle.suggestions, None, lang) or _what_is(unknown, lang)
         score = best.score if best is not None else None
         situation = Situation(
             goal_type=kind.value,
@@ -493,6 +496,7 @@ class CognitiveLoop:
             gathered=cycle.ring == 2,
             explored=cycle.ring == 2,
             guessed=bool(cycle.guessed),
+            unknown_concept=unknown is not None,
         )
         decision = self.selector.select(situation, resources, final=True)
         uncertainty = evaluate_uncertainty(
@@ -630,6 +634,11 @@ class CognitiveLoop:
         if not retrieval.concepts and retrieval.content_words:
             return "О каком понятии идёт речь?" if lang == "ru" else "Which concept do you mean?"
         return None
+
+
+def _what_is(answer: Any, lang: str) -> str:
+    name = str((getattr(answer, "data", None) or {}).get("name", ""))
+    return f"Что такое «{name}»?" if lang == "ru" else f"What is '{name}'?"
 
 
 def _kind(answer: Any) -> str:

@@ -98,6 +98,17 @@ def test_an_unknown_concept_gets_one_clarifying_question(kb: Brain) -> None:
     assert r.replans == ["alternative"]  # step 1 found nothing: similar names were tried, none matched
 
 
+@pytest.mark.parametrize("question", ["Is a zorblax a cell?", "Является ли зорблакс клеткой?"])
+def test_a_yes_no_question_about_an_unknown_concept_is_not_answered_with_other_facts(kb: Brain, question: str) -> None:
+    out = kb.think(question)
+    r = out.result
+    assert "cell" in r.retrieval.concepts  # the known half of the question was found ...
+    assert r.decision.action is ActionType.ASK_CLARIFICATION  # ... but facts about cells do not answer it
+    assert r.decision.blocked["respond_direct"] == r.decision.blocked["respond_hedged"] == "unknown_concept"
+    assert "зорблакс" in out.text or "zorblax" in out.text
+    assert "biological" not in out.text and "биологическ" not in out.text
+
+
 def test_a_misspelt_concept_is_retrieved_by_similar_name_but_asked_about(kb: Brain) -> None:
     out = kb.think("Что такое нейон?")
     r = out.result

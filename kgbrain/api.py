@@ -168,7 +168,9 @@ class Brain:
             tick(total)
         return reports
 
-    def _read(self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]) -> LoadBatch:
+    def _read(
+        self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]
+    ) -> LoadBatch:
         kind = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
         if kind in ("jsonl", "csv", "tsv"):
             return read_facts_file(path, source=source, trust=trust, fmt=kind, progress=progress)

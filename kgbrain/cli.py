@@ -71,7 +71,9 @@ def progress_bar(label: str) -> Iterator[LoadProgress | None]:
 
         def update(name: str, done: int, total: int) -> None:
             if name not in bars:
-                bars[name] = click.progressbar(length=max(total, 1), label=f"{label} {Path(name).name}", file=sys.stderr)
+                bars[name] = click.progressbar(
+                    length=max(total, 1), label=f"{label} {Path(name).name}", file=sys.stderr
+                )
                 bars[name].__enter__()
             bar = bars[name]
             bar.update(max(0, min(done, total) - bar.pos))
@@ -122,7 +124,9 @@ def init(session: Session) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the load report as JSON.")
 @pass_session
-def load(session: Session, files: tuple[Path, ...], source: str | None, trust: float | None, fmt: str | None, as_json: bool) -> None:
+def load(
+    session: Session, files: tuple[Path, ...], source: str | None, trust: float | None, fmt: str | None, as_json: bool
+) -> None:
     """Load facts files (JSONL/CSV/TSV) and ontologies, each file all-or-nothing."""
     with progress_bar("loading") as progress:
         reports = session.brain(write=True).load(files, source=source, trust=trust, fmt=fmt, progress=progress)
@@ -181,7 +185,9 @@ def facts(session: Session, concept: str, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Output file (default stdout).")
+@click.option(
+    "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Output file (default stdout)."
+)
 @pass_session
 def export(session: Session, output: Any) -> None:
     """Write the whole knowledge base as JSONL that `kgbrain load` reads back losslessly."""
@@ -258,8 +264,16 @@ def verify(
     brain = session.brain(read_only=True)
     with verify_progress() as progress:
         summary = brain.verify_file(
-            claims, output, stream=None if output else sys.stdout, resume=resume, closed_world=closed_world,
-            min_confidence=min_confidence, workers=workers, fmt=fmt, progress=progress, batch_size=batch_size,
+            claims,
+            output,
+            stream=None if output else sys.stdout,
+            resume=resume,
+            closed_world=closed_world,
+            min_confidence=min_confidence,
+            workers=workers,
+            fmt=fmt,
+            progress=progress,
+            batch_size=batch_size,
         )
     # With the verdicts on stdout, the summary goes to stderr so the JSONL stays clean.
     to_err = output is None
@@ -383,8 +397,14 @@ def _cognitive_brain(session: Session, config_file: Path | None, log_dir: Path |
 @_config_option
 @pass_session
 def ask(
-    session: Session, question: str, show_trace: bool, as_json: bool, goal: str | None, priority: float,
-    log_dir: Path | None, config_file: Path | None,
+    session: Session,
+    question: str,
+    show_trace: bool,
+    as_json: bool,
+    goal: str | None,
+    priority: float,
+    log_dir: Path | None,
+    config_file: Path | None,
 ) -> None:
     """Answer QUESTION (Russian or English) through the cognitive loop: hedged, sourced, traced."""
     from kgbrain.models import AskOut
@@ -421,8 +441,15 @@ def check_answer(
                 "critical": report.critical,
                 "rules": [{"id": r.rule_id, "title": r.title, "severity": r.severity} for r in report.fired],
                 "claims": [
-                    {"sentence": c.sentence, "verdict": c.verdict, "fact": c.fact, "fact_id": c.fact_id,
-                     "source": c.source, "authority": c.authority, "severity": c.severity}
+                    {
+                        "sentence": c.sentence,
+                        "verdict": c.verdict,
+                        "fact": c.fact,
+                        "fact_id": c.fact_id,
+                        "source": c.source,
+                        "authority": c.authority,
+                        "severity": c.severity,
+                    }
                     for c in report.claims
                 ],
                 "citations": [{"citation": c.citation, "backed_by": c.backed_by} for c in report.citations],

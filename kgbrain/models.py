@@ -298,8 +298,14 @@ class AskOut(_Out):
                 "why": t.action_reason,
                 "alternatives": [dict(a) for a in t.alternatives_considered],
                 "proposed_actions": [
-                    {"type": p.action_type, "description": p.description, "params": p.params, "priority": p.priority,
-                     "reason": p.reason, "executed": p.executed}
+                    {
+                        "type": p.action_type,
+                        "description": p.description,
+                        "params": p.params,
+                        "priority": p.priority,
+                        "reason": p.reason,
+                        "executed": p.executed,
+                    }
                     for p in output.proposed_actions
                 ],
                 "validation": output.record["validation"],

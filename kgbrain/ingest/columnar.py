@@ -99,7 +99,7 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
     value = table.column("value") if "value" in table.column_names else pa.nulls(m)
     if m and not pc.all(pc.xor(pc.is_valid(obj), pc.is_valid(value))).as_py():
         raise _NotSure
-    sources = pc.fill_null(_text(table, "source"), source).to_pylist()
+    sources = _shared(pc.fill_null(_text(table, "source"), source))
     trusts = _unit_interval(table, "trust", trust)
     authorities = _enum(table, "authority", {a.value for a in Authority})
     langs = _lang(table)
@@ -107,11 +107,11 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
     has_value = [x is not None for x in lexical]
     columns = {
         "subject": subject.to_pylist(),
-        "predicate": predicate.to_pylist(),
+        "predicate": _shared(predicate),
         "object": obj.to_pylist(),
         "lexical": lexical,
         "datatype": datatype,
-        "unit": _text(table, "unit").to_pylist(),
+        "unit": _shared(_text(table, "unit")),
         "value_lang": [lang if v else None for lang, v in zip(langs, has_value, strict=True)],
         "polarity": _polarity(table),
         "confidence": _unit_interval(table, "confidence", 1.0),
@@ -120,7 +120,7 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
         "authority": authorities,
         "observed_at": _timestamps(table, "observed_at"),
         "loaded_at": _timestamps(table, "loaded_at"),
-        "status": pc.fill_null(_text(table, "status"), Status.ACTIVE.value).to_pylist(),
+        "status": _shared(pc.fill_null(_text(table, "status"), Status.ACTIVE.value)),
         "lang": langs,
         "fact_id": [""] * m,
     }
@@ -133,6 +133,18 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
             batch.source_authority.setdefault(s, a)
     batch.facts = FactColumns.of(columns)
     return batch
+
+
+def _shared(col: pa.ChunkedArray | pa.Array) -> list[Any]:
+    """A column as a list sharing one Python object per distinct value: concept ids, predicates, sources and
+    confidences repeat a lot, and a million separate copies of "is_a" alone would cost ~50 MB."""
+    encoded = pc.dictionary_encode(col)
+    chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
+    out: list[Any] = []
+    for chunk in chunks:
+        values = chunk.dictionary.to_pylist()
+        out.extend(None if i is None else values[i] for i in chunk.indices.to_pylist())
+    return out
 
 
 def _is_delimited(path: Path) -> bool:
@@ -176,7 +188,7 @@ def _unit_interval(table: pa.Table, name: str, default: float) -> list[float]:
         low, high = pc.min_max(col).as_py().values()
         if not (low >= 0.0 and high <= 1.0) or not math.isfinite(high):
             raise _NotSure
-    out: list[float] = pc.fill_null(col, default).to_pylist()
+    out: list[float] = _shared(pc.fill_null(col, default))
     return out
 
 
@@ -197,14 +209,14 @@ def _polarity(table: pa.Table) -> list[bool]:
 
 
 def _enum(table: pa.Table, name: str, allowed: set[str]) -> list[str | None]:
-    values: list[str | None] = _text(table, name).to_pylist()
+    values: list[str | None] = _shared(_text(table, name))
     if set(values) - allowed - {None}:
         raise _NotSure
     return values
 
 
 def _lang(table: pa.Table) -> list[str | None]:
-    values: list[str | None] = _text(table, "lang").to_pylist()
+    values: list[str | None] = _shared(_text(table, "lang"))
     for v in {v for v in values if v is not None}:
         if not (2 <= len(v) <= 12) or v != v.lower():
             raise _NotSure

@@ -536,16 +536,7 @@ class Reasoner:
             found = self.effects_of(concept)
         kind = "causes" if upstream else "effects"
         if not found:
-            return self._finish(
-                q,
-                Mode.CAUSAL,
-                0.0,
-                Trace(),
-                {"kind": "no_answer", "concept": concept},
-                (concept,),
-                action="no_answer",
-                ids=[concept],
-            )
+            return self._no_answer(q, Mode.CAUSAL, concept)
         steps = tuple(st for path in found[:3] for st in path.steps())
         data = {
             "kind": kind,
@@ -556,6 +547,11 @@ class Reasoner:
         ids = [c for p in found for c in p.concepts]
         return self._finish(q, Mode.CAUSAL, found[0].confidence, Trace(steps), data, (concept,), ids=ids)
 
+    def _no_answer(self, q: Question, mode: Mode, concept: str) -> Answer:
+        """The concept is known, but this mode found nothing about it."""
+        data = {"kind": "no_answer", "concept": concept}
+        return self._finish(q, mode, 0.0, Trace(), data, (concept,), action="no_answer", ids=[concept])
+
     def _like(self, q: Question) -> Answer:
         linked = self._link(q.subject)
         if not linked:
@@ -563,16 +559,7 @@ class Reasoner:
         concept = linked[0]
         found = self.like(concept)
         if not found:
-            return self._finish(
-                q,
-                Mode.ANALOGICAL,
-                0.0,
-                Trace(),
-                {"kind": "no_answer", "concept": concept},
-                (concept,),
-                action="no_answer",
-                ids=[concept],
-            )
+            return self._no_answer(q, Mode.ANALOGICAL, concept)
         best = found[0]
         data = {
             "kind": "analogy",
@@ -673,10 +660,6 @@ def choose_action(confidence: float) -> str:
     if confidence > LOW_CONFIDENCE:
         return "respond_hedged"
     return "report_uncertainty"
-
-    def parse(self, question: str) -> Question:
-        """The parsed form of a question (intent, language, slots)."""
-        return parse_question(question)
 
 
 def _has_part(claim: Claim, unknown: Check, part: Check) -> Check:

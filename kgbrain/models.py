@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from kgbrain.output.pipeline import BrainOutput
 
 
+def _same_fields(model: type[BaseModel], obj: object) -> dict[str, Any]:
+    """The attributes of `obj` named like the model's fields (core dataclasses mirror their --json models)."""
+    return {name: getattr(obj, name) for name in model.model_fields}
+
+
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -38,20 +43,8 @@ class LoadReportOut(_Out):
 
     @classmethod
     def from_report(cls, r: LoadReport) -> LoadReportOut:
-        """Convert the core dataclass."""
-        return cls(
-            file=r.file,
-            rows_read=r.rows_read,
-            facts_added=r.facts_added,
-            duplicates_skipped=r.duplicates_skipped,
-            concepts_created=r.concepts_created,
-            names_added=r.names_added,
-            predicates_declared=r.predicates_declared,
-            sources=r.sources,
-            per_predicate=r.per_predicate,
-            skipped=r.skipped,
-            extra=r.extra,
-        )
+        """Convert the core dataclass (same field names)."""
+        return cls(**_same_fields(cls, r))
 
 
 class StatsOut(_Out):
@@ -68,17 +61,8 @@ class StatsOut(_Out):
 
     @classmethod
     def from_stats(cls, s: Stats) -> StatsOut:
-        """Convert the core dataclass."""
-        return cls(
-            concepts=s.concepts,
-            individuals=s.individuals,
-            facts=s.facts,
-            active_facts=s.active_facts,
-            predicates=s.predicates,
-            statuses=s.statuses,
-            sources=s.sources,
-            schema_version=s.schema_version,
-        )
+        """Convert the core dataclass (same field names)."""
+        return cls(**_same_fields(cls, s))
 
 
 class ConceptFactsOut(_Out):

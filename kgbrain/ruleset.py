@@ -147,3 +147,20 @@ class Program:
 # them) whose source is DERIVED_SOURCE_PREFIX + rule id; each derivation (rule id + premise fact ids) is
 # recorded beside them so truth maintenance can withdraw exactly what loses all support.
 DERIVED_SOURCE_PREFIX = "rule:"
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """One way a fact was derived: the rule that fired and the fact ids of its (positive) premises.
+
+    Unary heads derive `instance_of`. A fact may have several derivations; it stays while any remains.
+    `object` is a concept id, or None when `value` (a literal) is the target.
+    """
+
+    rule: str
+    subject: str
+    predicate: str
+    object: str | None
+    polarity: bool
+    premises: tuple[str, ...]
+    value: str | int | float | bool | None = None

@@ -1,93 +1,22 @@
 """Concept linking: from the words of a question or claim to concept ids.
 
-A name is tried as an id, then as a label or alias (normalised with `normalize_term`), then through a
-crude suffix-stripping stemmer for Russian and English (нейроны → нейрон, мышления → мышление,
-neurons → neuron), which is enough for labels that differ from the text by an inflection. Unknown names
-get a "did you mean" list from the closest term keys.
+A name is tried as an id, then as a label or alias (normalised with `normalize_term`), then by the Snowball
+stems of its words (`kgbrain.language.stem_key`: нейроны → нейрон, tumpuses → tumpus, NamedPizza → named pizza),
+which is enough for labels that differ from the text by an inflection or by how an identifier is written.
+Unknown names get a "did you mean" list from the closest term keys.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 
 from kgbrain.knowledge import normalize_term
+from kgbrain.language import stem_key, words
 from kgbrain.store.protocol import GraphStore
 
-# Longest first; a stem keeps at least MIN_STEM characters.
-_RU_ENDINGS = sorted(
-    [
-        "иями",
-        "ями",
-        "ами",
-        "ией",
-        "иях",
-        "ях",
-        "ах",
-        "ов",
-        "ев",
-        "ей",
-        "ий",
-        "ый",
-        "ой",
-        "ая",
-        "яя",
-        "ое",
-        "ее",
-        "ые",
-        "ие",
-        "ым",
-        "им",
-        "ом",
-        "ем",
-        "ую",
-        "юю",
-        "ых",
-        "их",
-        "ам",
-        "ям",
-        "ия",
-        "ья",
-        "ие",
-        "ье",
-        "ию",
-        "ью",
-        "ии",
-        "а",
-        "я",
-        "о",
-        "е",
-        "ы",
-        "и",
-        "у",
-        "ю",
-        "ь",
-        "й",
-    ],
-    key=len,
-    reverse=True,
-)
-_EN_ENDINGS = ("ies", "es", "s")
-MIN_STEM = 3
 CACHE_SIZE = 200_000  # resolved names kept between loads
-_WORD = re.compile(r"[\w\-]+", re.UNICODE)
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
-
-
-def stem(word: str) -> str:
-    """A crude stem of one normalised word (enough to match inflected forms against labels)."""
-    endings = _RU_ENDINGS if _CYRILLIC.search(word) else _EN_ENDINGS
-    for end in endings:
-        if word.endswith(end) and len(word) - len(end) >= MIN_STEM:
-            return word[: -len(end)]
-    return word
-
-
-def stem_key(text: str) -> str:
-    """The stemmed form of a normalised multi-word key."""
-    return " ".join(stem(w) for w in normalize_term(text).split(" "))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,16 +90,16 @@ class Linker:
 
     def mentions(self, text: str, max_words: int = 5) -> list[Mention]:
         """Concepts named in free text, longest spans first, left to right, not overlapping."""
-        words = _WORD.findall(normalize_term(text))
+        tokens = words(text)
         index = self._stem_index()
         found: list[Mention] = []
         taken: set[int] = set()
-        for size in range(min(max_words, len(words)), 0, -1):
-            for start in range(len(words) - size + 1):
+        for size in range(min(max_words, len(tokens)), 0, -1):
+            for start in range(len(tokens) - size + 1):
                 span = range(start, start + size)
                 if taken.intersection(span):
                     continue
-                phrase = " ".join(words[start : start + size])
+                phrase = " ".join(tokens[start : start + size])
                 concept = self._exact(phrase) or _pick(index.get(stem_key(phrase), []))
                 if concept:
                     found.append(Mention(phrase, concept, start, start + size))

@@ -15,8 +15,8 @@ from datetime import datetime, timezone
 
 from kgbrain.config import Config
 from kgbrain.knowledge import Fact, Status
+from kgbrain.language import content_words, stem, words
 from kgbrain.memory.evidence import EvidencePack
-from kgbrain.memory.lexical import content_words, stem, words
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 

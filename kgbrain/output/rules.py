@@ -34,8 +34,8 @@ from pathlib import Path
 
 from kgbrain.errors import InputError
 from kgbrain.knowledge import Authority, Fact
+from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
-from kgbrain.memory.lexical import detect_language
 from kgbrain.memory.retrieval import Retriever
 
 if sys.version_info >= (3, 11):

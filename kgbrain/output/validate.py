@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kgbrain.memory.lexical import detect_language, stems
+from kgbrain.language import detect_language, stems
 from kgbrain.reasoning.uncertainty import HEDGING_BY_CONFIDENCE, HIGH_CONFIDENCE, MEDIUM_HEDGE, hedging_phrases
 
 HEDGE_FROM = 0.75  # seed 000: no hedging phrase from this confidence up

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kgbrain.language import detect_language
+
 # Pieces of patterns never end in whitespace: `_t` puts `\s+` around them.
 _DASH_ETO = r"(?:\u2014|\u2013|-{1,2})(?:\s+это)?"  # em dash, en dash, hyphens
 _RU_NOT = r"(?P<neg>не\s+)?"
@@ -68,20 +70,14 @@ _EN: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("en.enables", "enables", _t(_EN_DO_NOT + r"(?:enables?)")),
     ("en.is-a", "is_a", _t(_EN_BE + r"(?:\s+(?:a|an|the))?")),
 )
-_CYRILLIC = re.compile(r"[\u0430-\u044f\u0451]", re.IGNORECASE)  # Cyrillic a..ya and yo
 _EN_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _TRAILING = ".!?;:…\"'«»“”„ "
-
-
-def sentence_language(text: str) -> str:
-    """'ru' when the sentence has Cyrillic letters, else 'en'."""
-    return "ru" if _CYRILLIC.search(text) else "en"
 
 
 def parse_claim_sentence(text: str, lang: str | None = None) -> ClaimTriple | None:
     """Read a sentence such as "Нейрон — это клетка" or "Neurons contain DNA"; None when no template fits."""
     sentence = " ".join(text.strip().strip(_TRAILING).split())
-    lang = lang if lang in ("ru", "en") else sentence_language(sentence)
+    lang = lang if lang in ("ru", "en") else detect_language(sentence)
     if lang == "ru":
         m = _RU_HAS_U.match(sentence)
         if m:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+from kgbrain.language import detect_language
 
 
 class Intent(str, Enum):
@@ -38,11 +38,6 @@ class Question:
     intent: Intent
     subject: str = ""
     object: str = ""
-
-
-def language_of(text: str) -> str:
-    """'ru' when the text has Cyrillic letters, else 'en'."""
-    return "ru" if _CYRILLIC.search(text) else "en"
 
 
 _A = r"(?:an?\s+|the\s+)?"
@@ -95,7 +90,7 @@ _TRAILING = re.compile(r"[\s?!.,;:]+$")
 
 def parse_question(text: str) -> Question:
     """Find the intent and slots of a question (UNKNOWN with the whole text as subject when nothing matches)."""
-    lang = language_of(text)
+    lang = detect_language(text)
     clean = _TRAILING.sub("", " ".join(text.split()))
     for intent, pattern in _COMPILED:
         m = pattern.match(clean)

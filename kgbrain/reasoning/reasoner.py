@@ -28,7 +28,7 @@ from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import statement
 from kgbrain.reasoning.graph import FactGraph, fingerprint
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
-from kgbrain.reasoning.question import Intent, Question, language_of, parse_question
+from kgbrain.reasoning.question import Intent, Question, parse_question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
 from kgbrain.store.protocol import GraphStore
@@ -715,4 +715,4 @@ def _unknown_check(subject: str, predicate: str, obj: str, polarity: bool, name:
     )
 
 
-__all__ = ["Answer", "Intent", "Reasoner", "SourceRef", "language_of", "uncertainty_level"]
+__all__ = ["Answer", "Intent", "Reasoner", "SourceRef", "uncertainty_level"]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgbrain.config import SalienceConfig
-from kgbrain.memory.lexical import similarity, words
+from kgbrain.language import similarity, words
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,7 +204,7 @@ def test_ask_penguins_in_both_languages(zoo: Brain) -> None:
     ru = zoo.reasoner.ask("Может ли пингвин летать?")
     assert ru.outcome is Outcome.REFUTED
     assert ru.language == "ru"
-    unknown = zoo.reasoner.ask("Что такое пингвинн?")
+    unknown = zoo.reasoner.ask("Что такое пингвиноид?")
     assert unknown.action == "ask_clarification"
     assert "пингвин" in unknown.suggestions
 

@@ -53,6 +53,10 @@ if TYPE_CHECKING:  # verification is imported where it is used: most commands ne
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
     from kgbrain.reasoning.verify import Verdict
 
+if TYPE_CHECKING:  # queries with variables load the rule executor on first use
+    from kgbrain.reasoning.rules.query import QueryEngine, QueryResult
+    from kgbrain.ruleset import Program
+
 
 @dataclass(frozen=True, slots=True)
 class Stats:
@@ -358,6 +362,41 @@ class Brain:
             self.__dict__["_reasoner"] = found
             self.load_hooks.append(lambda brain, report: found.on_load(brain, report))
         return found
+
+    def query(self, text: str) -> QueryResult:
+        """Answer a SPARQL SELECT or a rule body (`student(X), takes_course(X, c0)`) with reasoning; never writes.
+
+        Raises:
+            InputError: bad syntax, or a SPARQL feature outside the supported subset (named in the message).
+            StoreError: the store failed.
+        """
+        from kgbrain.reasoning.rules.query import run
+
+        return run(self._query_engine(), text)
+
+    def _query_engine(self) -> QueryEngine:
+        """The closure of the active facts under the stored rules, kept until the next load."""
+        from kgbrain.ingest.ontology import load_mapping
+        from kgbrain.ingest.rdf_mapping import RdfMapper
+        from kgbrain.reasoning.rules.memory import Closure, read_facts
+        from kgbrain.reasoning.rules.query import QueryEngine
+
+        graph = self.reasoner.graph()
+        cached = self.__dict__.get("_query")
+        if cached is not None and cached[0] is graph:
+            engine: QueryEngine = cached[1]
+            return engine
+        closure = Closure(read_facts(graph, self.store))
+        closure.run(self.rule_program())
+        engine = QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0))
+        self.__dict__["_query"] = (graph, engine)
+        return engine
+
+    def rule_program(self) -> Program:
+        """The strict rules that hold in this knowledge base: loaded rule files and ontologies' OWL 2 RL rules."""
+        from kgbrain.ruleset import Program
+
+        return Program()
 
     def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
         """Decide the statement `subject predicate object` (ids or names) by lookup and deduction.

@@ -529,6 +529,42 @@ def like(session: Session, concept: str, as_json: bool) -> None:
         click.echo(f"{a.similarity:.3f}  {a.other}  [{tag}, conf {a.confidence:.2f}]  shared: {shared}")
 
 
+@cli.command()
+@click.argument("text")
+@click.option("--json", "as_json", is_flag=True, help="Print the solutions as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the solutions as CSV (a header row, then one row each).")
+@pass_session
+def query(session: Session, text: str, as_json: bool, as_csv: bool) -> None:
+    """Answer a SPARQL SELECT or a rule body ('student(X), takes_course(X, c0)') over the facts with reasoning."""
+    result = session.brain(read_only=True).query(text)
+    if as_json:
+        from kgbrain.models import QueryOut
+
+        echo_json(QueryOut.from_result(result).model_dump())
+        return
+    cells = [[_cell(v) for v in row] for row in result.rows]
+    if as_csv:
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(result.columns)
+        writer.writerows(cells)
+        return
+    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(result.columns)]
+    click.echo("  ".join(c.ljust(w) for c, w in zip(result.columns, widths, strict=True)).rstrip())
+    for row in cells:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    click.echo(f"({len(cells)} row{'s' if len(cells) != 1 else ''})", err=True)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("PYTHONIOENCODING", "utf-8")

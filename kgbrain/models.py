@@ -15,6 +15,7 @@ from kgbrain.reasoning.verify import Verdict
 
 if TYPE_CHECKING:
     from kgbrain.output.pipeline import BrainOutput
+    from kgbrain.reasoning.rules.query import QueryResult
 
 
 def _same_fields(model: type[BaseModel], obj: object) -> dict[str, Any]:
@@ -375,3 +376,14 @@ if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; only reasoning comm
     from kgbrain.reasoning.causal import CausalPath
     from kgbrain.reasoning.reasoner import Answer
     from kgbrain.reasoning.trace import Step
+
+
+class QueryOut(_Out):
+    """`kgbrain query --json`: the projected variables and one object per solution (null: unbound)."""
+
+    columns: list[str]
+    rows: list[dict[str, str | int | float | bool | None]]
+
+    @classmethod
+    def from_result(cls, result: QueryResult) -> QueryOut:
+        return cls(columns=list(result.columns), rows=result.records())

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kgbrain.errors import InputError
-from kgbrain.knowledge import make_fact_id
+from kgbrain.knowledge import literal_target, make_fact_id
+from kgbrain.reasoning.graph import FactGraph
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
     Atom,
@@ -48,6 +49,7 @@ from kgbrain.ruleset import (
     RuleKind,
     Var,
 )
+from kgbrain.store.protocol import GraphStore
 
 Ints = npt.NDArray[np.int64]
 MEMBERSHIP = ("instance_of", "is_a")  # the predicates a unary atom matches
@@ -76,15 +78,12 @@ class FactRow:
             return cls(row["fact_id"], row["subject"], row["predicate"], obj, bool(row["polarity"]))
         number = row.get("number")
         value = row.get("value")
-        return cls(
-            row["fact_id"],
-            row["subject"],
-            row["predicate"],
-            None,
-            bool(row["polarity"]),
-            number if number is not None and isinstance(value, str) and _is_number(value) else value,
-            row.get("target"),
-        )
+        target = row.get("target")
+        if target is None and row.get("datatype") is not None:
+            target = literal_target(str(value), row["datatype"], row.get("unit"))
+        if number is not None and isinstance(value, str) and _is_number(value):
+            value = number
+        return cls(row["fact_id"], row["subject"], row["predicate"], None, bool(row["polarity"]), value, target)
 
 
 def _is_number(text: str) -> bool:
@@ -256,6 +255,7 @@ class Closure:
         self._by_rel_obj: dict[tuple[int, int], _Grow] = defaultdict(_Grow)
         self._fired: list[tuple[int, Ints, list[Ints]]] = []  # (rule, head tuple ids, premise tuple ids)
         self._rules: list[Rule] = []
+        self.last_match_rows = 0
         self._pending = (np.asarray(subj, dtype=np.int64), np.asarray(rel, dtype=np.int64))
         self._pending_obj = np.asarray(obj, dtype=np.int64)
         self._pending_ids = ids
@@ -663,15 +663,23 @@ class Closure:
         """Tuple ids of statements that rules derived and no stored fact states."""
         return list(range(len(self.stored_ids), self.size))
 
-    def match(self, body: Sequence[Atom | Comparison]) -> dict[str, list[str | int | float | bool]]:
-        """Every binding of the body's variables over stored and derived facts (a rule-body query)."""
+    def match_ids(self, body: Sequence[Atom | Comparison]) -> dict[str, Ints]:
+        """Every binding of the body's variables over stored and derived facts, as term-id columns.
+
+        The number of rows is `last_match_rows` (it matters when the body binds no variable).
+        """
         self._prepare([])
         positive = [lit for lit in body if isinstance(lit, Atom) and not lit.naf]
-        b = self._body(list(body), [(0, self.size)] * len(positive))
-        out: dict[str, list[str | int | float | bool]] = {}
-        for v, col in b.columns.items():
-            out[v] = [self.term_value(t) for t in col.tolist()]
-        return out
+        first = 0
+        if len(positive) > 1:  # start from the most selective atom
+            first = min(range(len(positive)), key=lambda k: len(self._select(positive[k], 0, self.size)[0]))
+        b = self._body(list(body), [(0, self.size)] * len(positive), first=first)
+        self.last_match_rows = b.rows
+        return b.columns
+
+    def match(self, body: Sequence[Atom | Comparison]) -> dict[str, list[str | int | float | bool]]:
+        """Every binding of the body's variables over stored and derived facts (a rule-body query)."""
+        return {v: [self.term_value(t) for t in col.tolist()] for v, col in self.match_ids(body).items()}
 
     def term_value(self, t: int) -> str | int | float | bool:
         """A concept id, or a literal's value (integral numbers as int)."""
@@ -682,6 +690,27 @@ class Closure:
         if isinstance(value, float) and value.is_integer():
             return int(value)
         return value
+
+
+def read_facts(graph: FactGraph, store: GraphStore) -> Iterator[FactRow]:
+    """Every active fact: concept-to-concept ones from the reasoner's mirror, literal ones from the store.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    names, preds = graph.names, graph.pred_names
+    ids = graph.fact_id.tolist()
+    for s, p, o, pol, fid in zip(
+        graph.subject.tolist(),
+        graph.predicate.tolist(),
+        graph.object.tolist(),
+        graph.polarity.tolist(),
+        ids,
+        strict=True,
+    ):
+        yield FactRow(fid.decode("utf-8"), names[s], preds[p], names[o], pol)
+    for row in store.iterate("rules_value_facts", status="active"):
+        yield FactRow.from_row(row)
 
 
 def evaluate(program: Program, facts: Iterable[FactRow | Mapping[str, Any]]) -> list[Derivation]:

@@ -526,7 +526,10 @@ def like(session: Session, concept: str, as_json: bool) -> None:
     for a in found:
         tag = "supported" if a.supported else "hypothesis"
         shared = ", ".join(f"{p} {o}" if o == o2 else f"{p} {o}/{o2}" for p, o, o2 in a.shared[:6])
-        click.echo(f"{a.similarity:.3f}  {a.other}  [{tag}, conf {a.confidence:.2f}]  shared: {shared}")
+        # The first column is the score the list is ranked by (similarity x shared relations).
+        click.echo(
+            f"{a.score:.3f}  {a.other}  [{tag}, conf {a.confidence:.2f}, sim {a.similarity:.3f}]  shared: {shared}"
+        )
 
 
 @cli.command()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kgbrain.language import agree, can_phrase, inflect_phrase, lemma, with_article
 from kgbrain.reasoning.reasoner import Answer, SourceRef
 from kgbrain.reasoning.uncertainty import hedging_phrases
 
@@ -48,8 +49,117 @@ PREDICATE_WORDS: dict[str, dict[str, str]] = {
         "connected_via": "is connected via",
         "important_for": "is important for",
         "depends_on": "depends on",
+        "disjoint_with": "is disjoint with",
+        "similar_to": "is similar to",
+        "equivalent_to": "is equivalent to",
     },
 }
+
+# The case each Russian verb governs, and a short adjective or participle that agrees with the subject.
+_RU_GOVERNS: dict[str, str] = {
+    "is_a": "ablt",
+    "instance_of": "ablt",
+    "part_of": "gent",
+    "has_property": "accs",
+    "causes": "accs",
+    "enables": "accs",
+    "leads_to": "datv",
+    "prevents": "datv",
+    "related_to": "ablt",
+    "receives": "accs",
+    "processes": "accs",
+    "produces": "accs",
+    "transmits": "accs",
+    "consumes": "accs",
+    "performs": "accs",
+    "connected_via": "accs",
+    "important_for": "gent",
+    "depends_on": "gent",
+    "disjoint_with": "ablt",
+    "similar_to": "accs",
+    "supports": "accs",
+    "interacts_with": "ablt",
+}
+_RU_AGREES = frozenset({"связан", "соединён", "важен", "похож", "равнозначен"})
+PREDICATE_WORDS["ru"].update(
+    {
+        "disjoint_with": "не пересекается с",
+        "similar_to": "похож на",
+        "supports": "поддерживает",
+        "interacts_with": "взаимодействует с",
+        "equivalent_to": "равнозначен",
+    }
+)
+# English nouns that name an activity: "can" takes them through "is capable of" ("cell division").
+_EN_NOUN_ENDINGS = ("tion", "sion", "ment", "ance", "ence", "ing", "sis", "ysis", "ure", "al")
+
+
+def phrase(
+    predicate: str,
+    obj: str,
+    lang: str,
+    *,
+    negated: bool = False,
+    subject: str = "",
+    agents: frozenset[str] = frozenset(),
+) -> str:
+    """Predicate and object as running text, grammatical in `lang`.
+
+    Russian puts the object in the case the verb governs («потребляет энергию», «является элементом обработки
+    информации») and «может» takes an infinitive («может усиливать сигнал»; «не может делиться» when the object's
+    genitive names one of the `agents`, lemmas of the subject and its classes). English gets its articles ("is an
+    impus") and negation ("does not consume", "cannot undergo cell division") right.
+    """
+    if lang == "ru":
+        return _phrase_ru(predicate, obj, negated, subject, agents)
+    return _phrase_en(predicate, obj, negated)
+
+
+def _phrase_ru(predicate: str, obj: str, negated: bool, subject: str, agents: frozenset[str]) -> str:
+    neg = "не " if negated else ""
+    if predicate == "can":
+        who = agents | {lemma(w) for w in subject.split()}
+        return f"{neg}может {can_phrase(obj, set(who))}"
+    verb = _verb(predicate, "ru")
+    words = verb.split(" ")
+    if words[0] in _RU_AGREES and subject:
+        words[0] = agree(words[0], subject)
+    case = _RU_GOVERNS.get(predicate)
+    target = inflect_phrase(obj, case) if case else obj
+    if negated and predicate == "disjoint_with":
+        return f"пересекается с {target}"
+    return f"{neg}{' '.join(words)} {target}"
+
+
+def _phrase_en(predicate: str, obj: str, negated: bool) -> str:
+    if predicate in ("is_a", "instance_of"):
+        return f"is {'not ' if negated else ''}{with_article(obj)}"
+    if predicate == "can":
+        nominal = " " in obj or obj.lower().endswith(_EN_NOUN_ENDINGS)
+        if nominal:
+            return f"is {'not ' if negated else ''}capable of {obj}"
+        return f"{'cannot' if negated else 'can'} {obj}"
+    verb = _verb(predicate, "en")
+    if not negated:
+        return f"{verb} {obj}"
+    first, _, rest = verb.partition(" ")
+    if first in ("is", "are", "was", "were"):
+        return f"{first} not {rest} {obj}".replace("  ", " ")
+    if first == "has":
+        return f"does not have {rest} {obj}".replace("  ", " ")
+    return f"does not {_base_verb(first)} {rest} {obj}".replace("  ", " ")
+
+
+def _base_verb(word: str) -> str:
+    """The base form of a third-person English verb ("causes" -> "cause", "carries" -> "carry")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
 
 _T: dict[str, dict[str, str]] = {
     "ru": {
@@ -155,7 +265,7 @@ def _define(answer: Answer, lang: str) -> str:
     if description:
         first = description if description.endswith((".", "!", "?")) else description + "."
     elif len(chain) > 1:
-        first = f"{_cap(name)} — {chain[1]}." if lang == "ru" else f"{_cap(name)} is a {chain[1]}."
+        first = f"{_cap(name)} — {chain[1]}." if lang == "ru" else f"{_cap(name)} is {with_article(chain[1])}."
     else:
         first = _cap(name) + "."
     parts = [first]
@@ -178,19 +288,13 @@ def _check(answer: Answer, lang: str) -> str:
     if outcome == "conflicting":
         return f"{t['conflict']}: {s} {verb} {o}?"
     positive = outcome == "supported"
-    if lang == "ru":
-        if d["predicate"] in ("is_a", "instance_of"):
-            statement = f"{s} — {o}" if positive else f"{s} — не {o}"
-        else:
-            statement = f"{s} {verb} {o}" if positive else f"{s} не {verb} {o}"
+    if lang == "ru" and d["predicate"] in ("is_a", "instance_of"):
+        statement = f"{s} — {o}" if positive else f"{s} — не {o}"
     else:
-        statement = f"{s} {verb} {o}" if positive else f"{s} does not {'have' if verb == 'has' else verb} {o}"
-        if not positive and d["predicate"] in ("is_a", "instance_of"):
-            statement = f"{s} is not a {o}"
-        if not positive and d["predicate"] == "can":
-            statement = f"{s} cannot {o}"
+        agents = _agents(answer, d["subject"], d["predicate"], d["object"])
+        statement = f"{s} {phrase(d['predicate'], o, lang, negated=not positive, subject=s, agents=agents)}"
     text = f"{t['yes'] if positive else t['no']}, {statement}."
-    chain = [st.conclusion.split(" ")[-1] for st in answer.trace.steps if st.rule == "ded.isa-transitive"]
+    chain = [st.conclusion.partition(" is_a ")[2] for st in answer.trace.steps if st.rule == "ded.isa-transitive"]
     inherited = [
         st.note
         for st in answer.trace.steps
@@ -202,6 +306,20 @@ def _check(answer: Answer, lang: str) -> str:
     elif inherited:
         text += f" ({inherited[-1]})"
     return text
+
+
+def _agents(answer: Answer, subject: str, predicate: str, obj: str) -> frozenset[str]:
+    """Lemmas naming the subject and the classes the trace reached it through (for «может делиться»)."""
+    ids = {subject}
+    for st in answer.trace.steps:
+        text = st.conclusion.replace(" NOT ", " ")
+        if text.endswith(f" {predicate} {obj}"):
+            ids.add(text[: -len(f" {predicate} {obj}")])
+        for isa in (" is_a ", " instance_of "):
+            if text.startswith(subject + isa):
+                ids.add(text[len(subject + isa) :])
+    names = [_label(answer, i) for i in ids]
+    return frozenset(lemma(w) for name in names for w in name.split())
 
 
 def _causal_path(answer: Answer, lang: str) -> str:
@@ -238,7 +356,7 @@ def _analogy(answer: Answer, lang: str) -> str:
     shared = []
     for predicate, mine, theirs in best["shared"][:5]:
         obj = _label(answer, mine) if mine == theirs else f"{_label(answer, mine)} / {_label(answer, theirs)}"
-        shared.append(f"{_verb(predicate, lang)} {obj}")
+        shared.append(phrase(predicate, obj, lang, subject=x))
     text = t["like"].format(x=_cap(x), y=y)
     if shared:
         text += f" ({t['both']}: {', '.join(shared)})"
@@ -259,8 +377,8 @@ def _relation(answer: Answer, lang: str) -> str:
     head = t["linked"].format(x=_cap(_label(answer, first[0])), y=_label(answer, first[2]))
     items = []
     for s, p, o, polarity in facts:
-        neg = "" if polarity else f"{t['not']} "
-        items.append(f"{_label(answer, s)} {neg}{_verb(p, lang)} {_label(answer, o)}")
+        name = _label(answer, s)
+        items.append(f"{name} {phrase(p, _label(answer, o), lang, negated=not polarity, subject=name)}")
     return f"{head}: {'; '.join(items)}."
 
 
@@ -269,7 +387,9 @@ def _connection(answer: Answer, lang: str) -> str:
     t = _T[lang]
     path = d["path"]
     head = t["linked"].format(x=_cap(_label(answer, path[0])), y=_label(answer, path[-1]))
-    items = [f"{_label(answer, s)} {_verb(p, lang)} {_label(answer, o)}" for s, p, o in d["facts"]]
+    items = [
+        f"{_label(answer, s)} {phrase(p, _label(answer, o), lang, subject=_label(answer, s))}" for s, p, o in d["facts"]
+    ]
     return f"{head}: {'; '.join(items)}."
 
 

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from kgbrain.output.dialogue import PREDICATE_WORDS, cite, hedge, render
+from kgbrain.output.dialogue import cite, hedge, phrase, render
 from kgbrain.reasoning.actions import ActionType
 from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisType
 from kgbrain.reasoning.loop import CognitiveResult
@@ -91,21 +91,19 @@ class Responder:
 
     def statement(self, h: Hypothesis, lang: str) -> str:
         """A hypothesis statement (`subject predicate object ...`) in words."""
-        tokens = h.statement.split()
-        if len(tokens) < 3:
+        concepts, predicates, negated = h.parts()
+        if not predicates:
             return h.statement
-        ids = tokens[0::2] if h.hypothesis_type is HypothesisType.CAUSAL else [tokens[0], tokens[-1]]
-        names = self.labels(ids, lang)
-        if h.hypothesis_type is HypothesisType.CAUSAL:
-            parts = [names.get(tokens[0], tokens[0])]
-            for predicate, concept in zip(tokens[1::2], tokens[2::2], strict=False):
-                parts.append(f"{_verb(predicate, lang)} {names.get(concept, concept)}")
-            return " ".join(parts)
-        negated = tokens[1] == "NOT"
-        predicate = tokens[2] if negated else tokens[1]
-        subject, obj = names.get(tokens[0], tokens[0]), names.get(tokens[-1], tokens[-1])
-        neg = ("не " if lang == "ru" else "not ") if negated else ""
-        return f"{subject} {neg}{_verb(predicate, lang)} {obj}"
+        names = self.labels(list(concepts), lang)
+        named = [names.get(c, c) for c in concepts]
+        if h.hypothesis_type is HypothesisType.CAUSAL and len(predicates) == len(concepts) - 1:
+            # A chain reads as one sentence: "smoking causes lung damage, which leads to shortness of breath".
+            links = [
+                phrase(p, obj, lang, subject=subj) for p, subj, obj in zip(predicates, named, named[1:], strict=False)
+            ]
+            which = ", что " if lang == "ru" else ", which "
+            return f"{named[0]} {which.join(links)}"
+        return f"{named[0]} {phrase(predicates[0], named[-1], lang, negated=negated, subject=named[0])}"
 
     def content(self, result: CognitiveResult) -> str:
         """The answer's content: what the selected hypothesis says, first."""
@@ -207,10 +205,6 @@ def body(answer: Any) -> str:
 
 def _lang(result: CognitiveResult) -> str:
     return "ru" if result.language == "ru" else "en"
-
-
-def _verb(predicate: str, lang: str) -> str:
-    return PREDICATE_WORDS[lang].get(predicate, predicate.replace("_", " "))
 
 
 def _cap(text: str) -> str:

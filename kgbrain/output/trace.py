@@ -122,20 +122,24 @@ def chain_of(h: Hypothesis | None) -> list[str]:
     """Concept ids along the selected hypothesis (a causal path, an is_a chain, or subject and object)."""
     if h is None:
         return []
-    tokens = h.statement.split()
-    if h.hypothesis_type is HypothesisType.CAUSAL and len(tokens) >= 3:
-        return tokens[0::2]
+    concepts, predicates, _ = h.parts()
+    if h.hypothesis_type is HypothesisType.CAUSAL and predicates:
+        return list(concepts)
     chain: list[str] = []
     for step in h.trace.steps:
-        words = step.conclusion.split()
-        if len(words) == 3 and step.rule.startswith(("ded.isa", "asc.concept-chain")):
+        if step.rule.startswith(("ded.isa", "asc.concept-chain")):
+            # Concept ids may hold spaces: split on the predicate, not on every space.
+            pred = next((f" {p} " for p in (*predicates, "is_a", "part_of") if f" {p} " in step.conclusion), None)
+            if pred is None or " NOT " in step.conclusion:
+                continue
+            subject, _, obj = step.conclusion.partition(pred)
             if not chain:
-                chain.append(words[0])
-            if chain[-1] == words[0]:
-                chain.append(words[2])
+                chain.append(subject)
+            if chain[-1] == subject:
+                chain.append(obj)
     if chain:
         return chain
-    ends = [tokens[0], tokens[-1]] if len(tokens) >= 3 else list(h.concepts)
+    ends = list(concepts) if concepts else list(h.concepts)
     return [t for t in dict.fromkeys(ends) if t and t != "NOT"]
 
 

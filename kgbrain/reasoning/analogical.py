@@ -46,6 +46,11 @@ class Analogy:
     differences: tuple[str, ...]
     steps: tuple[Step, ...]
 
+    @property
+    def score(self) -> float:
+        """What analogies are ranked by: similarity weighted by how much structure is shared."""
+        return self.similarity * len(self.shared)
+
 
 class Analogies:
     """The analogy index of one store: built lazily, persisted in `folder`, updated by load hooks."""
@@ -171,7 +176,7 @@ class Analogies:
             if analogy.shared:
                 out.append(analogy)
         # Rank by similarity weighted by how much structure is actually shared (one shared edge is a weak analogy).
-        out.sort(key=lambda a: (-a.similarity * len(a.shared), a.other))
+        out.sort(key=lambda a: (-a.score, a.other))
         return out[:limit]
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from kgbrain.config import HypothesisConfig
 from kgbrain.memory.evidence import EvidencePack
-from kgbrain.reasoning.trace import Step, Trace
+from kgbrain.reasoning.trace import Step, Trace, chain_of_steps
 
 
 class HypothesisType(str, Enum):
@@ -114,6 +114,32 @@ class Hypothesis:
     def belief(self) -> float:
         """What the answer may claim: the mode's confidence, capped by the evidence score."""
         return min(self.confidence, self.value)
+
+    def parts(self) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+        """The statement read back: concept ids along it, the predicates between them, and whether it is negated.
+
+        Concept ids may hold spaces ("lung damage"), so the statement is not split on spaces when the trace or
+        the named concepts say where each id begins and ends.
+        """
+        if self.hypothesis_type is HypothesisType.CAUSAL:
+            concepts, predicates = chain_of_steps(self.trace.steps)
+            if predicates:
+                return concepts, predicates, False
+        text = self.statement
+        for s in sorted(set(self.concepts), key=len, reverse=True):
+            for o in sorted(set(self.concepts), key=len, reverse=True):
+                if len(text) > len(s) + len(o) + 1 and text.startswith(s + " ") and text.endswith(" " + o):
+                    middle = text[len(s) + 1 : len(text) - len(o) - 1].split()
+                    negated = middle[:1] == ["NOT"]
+                    if len(middle) == 1 + negated:
+                        return (s, o), (middle[-1],), negated
+        tokens = text.split()
+        if len(tokens) < 3:
+            return (), (), False
+        negated = tokens[1] == "NOT"
+        if self.hypothesis_type is HypothesisType.CAUSAL and not negated:
+            return tuple(tokens[0::2]), tuple(tokens[1::2]), False
+        return (tokens[0], tokens[-1]), (tokens[2] if negated else tokens[1],), negated
 
     @property
     def candidate_facts(self) -> tuple[str, ...]:

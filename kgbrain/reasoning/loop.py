@@ -45,7 +45,7 @@ from kgbrain.reasoning.planner import (
 from kgbrain.reasoning.question import parse_question
 from kgbrain.reasoning.resources import ResourceMonitor, ResourceState
 from kgbrain.reasoning.salience import SalienceScore, compute_salience
-from kgbrain.reasoning.trace import Mode, Outcome, Step, Trace
+from kgbrain.reasoning.trace import Mode, Outcome, Step, Trace, chain_of_steps
 from kgbrain.reasoning.uncertainty import UncertaintyReport, evaluate_uncertainty
 
 # Question intents (kgbrain.reasoning.question.Intent values) that only Ring-2 modes answer.
@@ -152,12 +152,9 @@ def conclusions_of(answer: Any, packs: dict[str, EvidencePack] | None = None) ->
         current: list[Step] = []
         for step in trace.steps:
             if step.rule.endswith(".conclusion"):
-                chain = (
-                    [current[0].conclusion] + [" ".join(s.conclusion.split()[1:]) for s in current[1:]]
-                    if current
-                    else []
-                )
-                parts.append((" ".join(chain) or step.conclusion, Trace((*current, step)), step.confidence))
+                concepts, predicates = chain_of_steps((*current, step))
+                chain = " ".join([concepts[0], *(f"{p} {c}" for p, c in zip(predicates, concepts[1:], strict=True))])
+                parts.append((chain if predicates else step.conclusion, Trace((*current, step)), step.confidence))
                 current = []
             else:
                 current.append(step)

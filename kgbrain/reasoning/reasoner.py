@@ -438,11 +438,17 @@ class Reasoner:
         s, o = subject[0], obj[0]
         predicate = {Intent.IS_A: "is_a", Intent.HAS: "has_property", Intent.CAN: "can"}[q.intent]
         check = self.decide([Claim(s, predicate, o)])[0]
+        claimed = predicate
         if predicate == "is_a" and self._concepts([s])[s].get("kind") == "individual":
             # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
             predicate = "instance_of"
         data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
-        chain = [st.conclusion.split(" ")[-1] for st in check.trace.steps if st.rule == "ded.isa-transitive"]
+        chain = [st.conclusion.partition(" is_a ")[2] for st in check.trace.steps if st.rule == "ded.isa-transitive"]
+        # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
+        tail = f" {claimed} {o}"
+        holders = [
+            st.conclusion[: -len(tail)].removesuffix(" NOT") for st in check.trace.steps if st.conclusion.endswith(tail)
+        ]
         confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
         action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
         return self._finish(
@@ -454,7 +460,7 @@ class Reasoner:
             (s, o),
             outcome=check.outcome,
             action=action,
-            ids=[s, o, *chain],
+            ids=[s, o, *chain, *holders],
         )
 
     def _why(self, q: Question) -> Answer:

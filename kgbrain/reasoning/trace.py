@@ -6,6 +6,7 @@ them. Keep them plain and stable: golden files and the verdicts contract are bui
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -78,3 +79,26 @@ class Check:
     trace: Trace = field(default_factory=Trace)
     conflicts: tuple[str, ...] = ()  # ids of stored conflict records touching the evidence
     explanation: str = ""
+
+
+def chain_of_steps(steps: Iterable[Step]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The concepts and predicates of the causal chain that `steps` (one path's `cau.*` steps) record.
+
+    Concept ids may hold spaces ("lung damage"), so a step's conclusion is not split on spaces: the concepts come
+    from the conclusion step's note (joined by " -> ") and each link's predicate is what lies between them.
+    Returns empty tuples when the steps hold no conclusion.
+    """
+    links = [st for st in steps if st.rule in ("cau.chain", "cau.prevents-flip")]
+    end = next((st for st in steps if st.rule == "cau.conclusion"), None)
+    if end is None or not end.note:
+        return (), ()
+    concepts = tuple(end.note.split(" -> "))
+    if len(concepts) != len(links) + 1:
+        return (), ()
+    predicates = []
+    for st, s, o in zip(links, concepts, concepts[1:], strict=False):
+        text = st.conclusion
+        if not (text.startswith(s + " ") and text.endswith(" " + o)):
+            return (), ()
+        predicates.append(text[len(s) + 1 : len(text) - len(o) - 1])
+    return concepts, tuple(predicates)

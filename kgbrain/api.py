@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import shutil
@@ -12,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from kgbrain.errors import InputError, UnknownConcept
+from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept
 from kgbrain.ingest.batch import LoadBatch
 from kgbrain.ingest.export import export_rows, write_jsonl
 from kgbrain.ingest.loader import LoadReport, load_batch
 from kgbrain.ingest.tabular import TABULAR_SUFFIXES, read_facts_file
 from kgbrain.ingest.vocabulary import core_declarations
-from kgbrain.knowledge import Fact, normalize_term
+from kgbrain.knowledge import Fact
 from kgbrain.reasoning import truth
 from kgbrain.reasoning.contradictions import ConflictType
 from kgbrain.resources import resource_dir
@@ -307,19 +306,22 @@ class Brain:
 
         Raises:
             UnknownConcept: nothing matches; the error lists close names.
+            AmbiguousConcept: the name means concepts of several ontologies; the error lists them.
         """
         if self.store.run("concepts_existing", ids=[name]):
             return name
-        rows = self.store.run("terms_lookup", keys=[normalize_term(name)])
-        if rows:
-            return str(min(r["concept"] for r in rows))
-        raise UnknownConcept(name, self.suggest(name))
+        linker = self.reasoner.linker
+        candidates = linker.ambiguous(name)
+        if candidates:
+            raise AmbiguousConcept(name, [linker.describe(c) for c in candidates])
+        found = linker.lookup(name)
+        if found is None:
+            raise UnknownConcept(name, self.suggest(name))
+        return found
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """Names of concepts close to `name` (for "did you mean")."""
-        key = normalize_term(name)
-        keys = {r["key"] for r in self.store.run("terms_all")}
-        return difflib.get_close_matches(key, sorted(keys), n=limit, cutoff=0.6)
+        """Names of concepts close to `name` (for "did you mean"), as they are written."""
+        return self.reasoner.linker.suggest(name, limit)
 
     def facts(self, name: str) -> ConceptFacts:
         """Every fact about a concept, as subject or object, with provenance and status.
@@ -523,10 +525,7 @@ class Brain:
         return self.reasoner.like(self._concept(name), limit=limit)
 
     def _concept(self, name: str) -> str:
-        found = self.reasoner.resolve(name)
-        if found is None:
-            raise UnknownConcept(name, self.reasoner.linker.suggest(name))
-        return found
+        return self.resolve(name)
 
     # -- conflicts and truth maintenance -------------------------------------------------------
 

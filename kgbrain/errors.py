@@ -40,6 +40,15 @@ class UnknownConcept(InputError):
         self.close = tuple(close)
 
 
+class AmbiguousConcept(InputError):
+    """A name means concepts of several ontologies ("restaurant": schema.org and DBpedia); the user must pick one."""
+
+    def __init__(self, name: str, candidates: Sequence[str]) -> None:
+        super().__init__(f"Ambiguous name {name!r}: it may mean {', '.join(candidates)}. Use one of these ids.")
+        self.name = name
+        self.candidates = tuple(candidates)
+
+
 class InvalidRequest(InputError):
     """A request failed validation (pydantic errors flattened to 'field: problem; ...')."""
 

@@ -73,6 +73,23 @@ def split_identifier(name: str) -> str:
     return " ".join(_CAMEL.sub(" ", name.replace("_", " ").replace("-", " ")).split())
 
 
+def local_name(concept_id: str) -> str:
+    """The part of an ontology concept id after its prefix ("pizza:NamedPizza" -> "NamedPizza")."""
+    return concept_id.rpartition(":")[2] or concept_id
+
+
+def display_name(concept_id: str) -> str:
+    """How to name a concept that has no label in the wanted language: its local name as words.
+
+    "pizza:NamedPizza" -> "named pizza", "GraduateStudent0" -> "graduate student 0", "signal_transmission" ->
+    "signal transmission"; a one-word name keeps its case ("Margherita"), acronyms keep theirs ("GO 0006915").
+    """
+    parts = split_identifier(local_name(concept_id)).split(" ")
+    if len(parts) == 1:
+        return parts[0]
+    return " ".join(p.lower() if p[:1].isupper() and p[1:].islower() else p for p in parts)
+
+
 def words(text: str) -> list[str]:
     """Normalised words of a text (lower case, ё→е, CamelCase and snake_case split), in order."""
     return _WORD.findall(normalize_term(_CAMEL.sub(" ", text)))

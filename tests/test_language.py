@@ -10,6 +10,7 @@ from kgbrain.language import (
     can_phrase,
     content_words,
     detect_language,
+    display_name,
     inflect_phrase,
     lemma,
     plural,
@@ -124,3 +125,17 @@ def test_russian_short_adjective_agrees_with_the_subject() -> None:
     assert agree("важен", "передача сигналов") == "важна"
     assert agree("важен", "нейроны") == "важны"
     assert agree("важен", "нейрон") == "важен"
+
+
+@pytest.mark.parametrize(
+    ("concept", "name"),
+    [
+        ("pizza:NamedPizza", "named pizza"),
+        ("Department0.University0.edu:GraduateStudent0", "graduate student 0"),
+        ("signal_transmission", "signal transmission"),
+        ("pizza:Margherita", "Margherita"),
+        ("obo:GO_0006915", "GO 0006915"),
+    ],
+)
+def test_a_concept_without_a_label_is_named_by_its_local_name(concept: str, name: str) -> None:
+    assert display_name(concept) == name

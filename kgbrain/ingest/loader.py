@@ -29,6 +29,7 @@ from kgbrain.knowledge import (
     make_fact_id,
     normalize_term,
 )
+from kgbrain.language import detect_language
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.schema import ATTR_TABLE, CONCEPT_COLUMNS, CORE_TABLES, FACT_COLUMNS, GENERIC_TABLE
 
@@ -192,6 +193,10 @@ def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[An
 def _annotation_column(a: Annotation) -> str | None:
     if a.kind == "label" and a.lang in ("en", "ru"):
         return f"label_{a.lang}"
+    if a.kind == "label" and not a.lang:
+        # An untagged label (GO's "apoptotic process", LUBM's "graduate student") is shown in the language of
+        # its script rather than not at all.
+        return f"label_{detect_language(a.text)}"
     if a.kind == "description":
         return f"description_{a.lang}" if a.lang in ("en", "ru") else "description"
     return None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 
 from kgbrain.knowledge import normalize_term
-from kgbrain.language import stem_key, words
+from kgbrain.language import local_name, stem_key, words
 from kgbrain.store.protocol import GraphStore
 
 CACHE_SIZE = 200_000  # resolved names kept between loads
@@ -39,6 +39,7 @@ class Linker:
         self._cache: dict[str, str | None] = {}
         self._stems: dict[str, list[str]] | None = None
         self._keys: list[str] | None = None
+        self._written: dict[str, str] = {}  # term key -> the name as first written (for "did you mean")
 
     def invalidate(self) -> None:
         """Forget cached resolutions and term indexes (called after a load)."""
@@ -78,7 +79,7 @@ class Linker:
         return {n: self.lookup(n) for n in names}
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """Term keys close to `name` ("did you mean")."""
+        """Names close to `name` ("did you mean"), as they are written (`ub:GraduateStudent`, not a lookup key)."""
         if self._keys is None:
             self._stem_index()
         assert self._keys is not None
@@ -86,7 +87,37 @@ class Linker:
         close = difflib.get_close_matches(key, self._keys, n=limit, cutoff=0.6)
         if not close:
             close = difflib.get_close_matches(stem_key(key), self._keys, n=limit, cutoff=0.6)
-        return close
+        return list(dict.fromkeys(self._written.get(k, k) for k in close))
+
+    def candidates(self, name: str) -> list[str]:
+        """Every concept `name` or an inflected form of it could mean, without choosing (from memory, no query)."""
+        if not name.strip():
+            return []
+        return list(dict.fromkeys(self._stem_index().get(stem_key(name), [])))
+
+    def ambiguous(self, name: str) -> list[str]:
+        """The candidates of `name` when they come from different ontologies (id prefixes), else [].
+
+        A label such as "restaurant" in both schema.org and DBpedia names two concepts that no frequency count
+        should choose between; concepts of one ontology that share a name keep the deterministic choice of
+        `lookup`. An exact id is never ambiguous.
+        """
+        if self._known is not None and name in self._known():
+            return []
+        found = self.candidates(name)
+        if len(found) < 2 or len({c.rpartition(":")[0] for c in found}) < 2 or name in found:
+            return []
+        return sorted(found)
+
+    def describe(self, concept: str) -> str:
+        """A candidate as a clarification lists it: its id and the source of its facts ("dbo:Restaurant (dbpedia)").
+
+        Raises:
+            StoreError: the store failed.
+        """
+        rows = self.store.run("concept_facts_out", id=concept) or self.store.run("concept_facts_in", id=concept)
+        sources = sorted({str(r["source"]) for r in rows if r["source"]})
+        return f"{concept} ({', '.join(sources[:2])})" if sources else concept
 
     def mentions(self, text: str, max_words: int = 5) -> list[Mention]:
         """Concepts named in free text, longest spans first, left to right, not overlapping."""
@@ -113,12 +144,18 @@ class Linker:
     def _stem_index(self) -> dict[str, list[str]]:
         if self._stems is None:
             stems: dict[str, list[str]] = {}
-            keys: set[str] = set()
+            written: dict[str, str] = {}
             for r in self.store.iterate("link_all_terms"):
-                keys.add(r["key"])
-                stems.setdefault(stem_key(r["key"]), []).append(r["concept"])
+                key, concept, text = r["key"], r["concept"], r["text"] or r["key"]
+                written.setdefault(key, text)
+                stems.setdefault(stem_key(key), []).append(concept)
+                # Identifiers as written ("pizza:NamedPizza", "GraduateStudent0") also answer to their words.
+                local = stem_key(local_name(text))
+                if local and local != stem_key(key):
+                    stems.setdefault(local, []).append(concept)
             self._stems = stems
-            self._keys = sorted(keys)
+            self._keys = sorted(written)
+            self._written = written
         return self._stems
 
 

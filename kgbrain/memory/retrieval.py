@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from kgbrain.config import Config
 from kgbrain.knowledge import Fact, Status
-from kgbrain.language import content_words, stem, words
+from kgbrain.language import content_words, local_name, stem, words
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
@@ -74,6 +74,10 @@ class Retriever:
                 key = tuple(stem(w) for w in words(row["key"]))
                 if key:
                     index.by_stems.setdefault(key, set()).add(row["concept"])
+                # An identifier as written ("pizza:NamedPizza") also answers to its words ("named pizza").
+                local = tuple(stem(w) for w in words(local_name(row["text"] or "")))
+                if local and local != key:
+                    index.by_stems.setdefault(local, set()).add(row["concept"])
             self._index = index
         return self._index
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kgbrain.language import agree, can_phrase, inflect_phrase, lemma, with_article
+from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, lemma, with_article
 from kgbrain.reasoning.reasoner import Answer, SourceRef
 from kgbrain.reasoning.uncertainty import hedging_phrases
 
@@ -178,6 +178,7 @@ _T: dict[str, dict[str, str]] = {
         "also": "Также похожи",
         "unknown": "Я не знаю понятия «{x}».",
         "did_you_mean": "Возможно, вы имели в виду: {x}?",
+        "ambiguous": "«{x}» может означать разные понятия: {y}. Уточните, какое из них.",
         "no_answer": "В базе знаний нет сведений, чтобы ответить на этот вопрос.",
         "sources": "Источники",
         "trust": "доверие",
@@ -201,6 +202,7 @@ _T: dict[str, dict[str, str]] = {
         "also": "Also similar",
         "unknown": "I don't know the concept '{x}'.",
         "did_you_mean": "Did you mean: {x}?",
+        "ambiguous": "'{x}' may mean different concepts: {y}. Please say which one.",
         "no_answer": "The knowledge base has nothing that answers this question.",
         "sources": "Sources",
         "trust": "trust",
@@ -245,7 +247,7 @@ def cite(sources: Sequence[SourceRef], lang: str) -> str:
 
 
 def _label(answer: Answer, cid: str) -> str:
-    return answer.labels.get(cid, cid.replace("_", " "))
+    return answer.labels.get(cid) or display_name(cid)
 
 
 def _cap(text: str) -> str:
@@ -294,7 +296,11 @@ def _check(answer: Answer, lang: str) -> str:
         agents = _agents(answer, d["subject"], d["predicate"], d["object"])
         statement = f"{s} {phrase(d['predicate'], o, lang, negated=not positive, subject=s, agents=agents)}"
     text = f"{t['yes'] if positive else t['no']}, {statement}."
-    chain = [st.conclusion.partition(" is_a ")[2] for st in answer.trace.steps if st.rule == "ded.isa-transitive"]
+    chain = [
+        next((st.conclusion.partition(f" {p} ")[2] for p in ("is_a", "instance_of") if f" {p} " in st.conclusion), "")
+        for st in answer.trace.steps
+        if st.rule == "ded.isa-transitive"
+    ]
     inherited = [
         st.note
         for st in answer.trace.steps
@@ -401,6 +407,11 @@ def _unknown(answer: Answer, lang: str) -> str:
     return text
 
 
+def _ambiguous(answer: Answer, lang: str) -> str:
+    d = answer.data
+    return _T[lang]["ambiguous"].format(x=d.get("name", ""), y="; ".join(d.get("described") or d.get("candidates", [])))
+
+
 def _no_answer(answer: Answer, lang: str) -> str:
     del answer
     return _T[lang]["no_answer"]
@@ -416,5 +427,6 @@ _BODIES: dict[str, Any] = {
     "relation": _relation,
     "connection": _connection,
     "unknown_concept": _unknown,
+    "ambiguous": _ambiguous,
     "no_answer": _no_answer,
 }

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from kgbrain.language import display_name
 from kgbrain.output.dialogue import cite, hedge, phrase, render
 from kgbrain.reasoning.actions import ActionType
 from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisType
@@ -85,8 +86,8 @@ class Responder:
             )
             for row in rows:
                 ru, en = row["label_ru"], row["label_en"]
-                self._labels[(row["id"], "ru")] = ru or en or row["id"].replace("_", " ")
-                self._labels[(row["id"], "en")] = en or ru or row["id"].replace("_", " ")
+                self._labels[(row["id"], "ru")] = ru or en or display_name(row["id"])
+                self._labels[(row["id"], "en")] = en or ru or display_name(row["id"])
         return {i: self._labels[(i, lang)] for i in wanted if (i, lang) in self._labels}
 
     def statement(self, h: Hypothesis, lang: str) -> str:
@@ -174,8 +175,10 @@ class Responder:
                 top = refs[0].name if refs else None
                 parts = [hedged, t["check_source"].format(source=top) if top else "", sources]
         elif action is ActionType.ASK_CLARIFICATION:
-            answer = result.answer or next((a for a in result.answers if a.data.get("kind") == "unknown_concept"), None)
-            if answer is not None and answer.data.get("kind") == "unknown_concept":
+            answer = result.answer or next(
+                (a for a in result.answers if a.data.get("kind") in ("unknown_concept", "ambiguous")), None
+            )
+            if answer is not None and answer.data.get("kind") in ("unknown_concept", "ambiguous"):
                 parts = [body(answer)]
             else:
                 parts = [t["clarify"].format(q=result.clarification or "")]

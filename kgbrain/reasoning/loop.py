@@ -477,7 +477,7 @@ class CognitiveLoop:
         clarification = self.clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, lang)
         if cycle.guessed and clarification is None:  # the concepts were guessed from similar names: ask first
             clarification = self.clarification(retrieval, tuple(cycle.guessed), None, lang)
-        unknown = next((a for a in cycle.answers if _kind(a) == "unknown_concept"), None)
+        unknown = next((a for a in cycle.answers if _kind(a) in ("unknown_concept", "ambiguous")), None)
         if unknown is not None:  # "Is a zorblax a cell?": facts about cells do not answer it; ask instead
             clarification = self.clarification(retrieval, cycle.suggestions, None, lang) or _what_is(unknown, lang)
         score = best.score if best is not None else None

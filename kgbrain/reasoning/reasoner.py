@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from kgbrain.errors import AmbiguousConcept
+from kgbrain.language import display_name
 from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning.analogical import Analogies, Analogy
@@ -155,6 +157,7 @@ class Reasoner:
         """`check` for many claims; names are linked in one pass and caches are shared.
 
         Raises:
+            AmbiguousConcept: a name means concepts of several ontologies.
             StoreError: the store failed.
         """
         names = {c[0] for c in claims} | {c[2] for c in claims}
@@ -165,6 +168,10 @@ class Reasoner:
         for c in claims:
             subject, predicate, obj = c[0], c[1], c[2]
             polarity = bool(c[3]) if len(c) > 3 else True
+            for name in (subject, obj):
+                candidates = self.linker.ambiguous(name)
+                if candidates:
+                    raise AmbiguousConcept(name, [self.linker.describe(c) for c in candidates])
             s = linked.get(subject)
             o = linked.get(obj)
             if s is None:
@@ -354,13 +361,21 @@ class Reasoner:
     # -- question handlers ---------------------------------------------------------------------
 
     def _link(self, text: str) -> list[str]:
-        """Concepts named in a slot: the whole text if it is a name, else the mentions inside it."""
+        """Concepts named in a slot: the whole text if it is a name, else the mentions inside it.
+
+        A name of several ontologies' concepts links to none (`_unknown` then asks which one is meant).
+        """
+        if self.linker.ambiguous(text):
+            return []
         whole = self.linker.lookup(text)
         if whole:
             return [whole]
         return list(dict.fromkeys(m.concept for m in self.linker.mentions(text)))
 
     def _unknown(self, q: Question, name: str) -> Answer:
+        candidates = self.linker.ambiguous(name)
+        if candidates:
+            return self._ambiguous(q, name, candidates)
         words = [w for w in name.split() if len(w) > 3] or [name]
         close = self.linker.suggest(name) or [s for w in words for s in self.linker.suggest(w)][:3]
         data = {"kind": "unknown_concept", "name": name, "suggestions": close}
@@ -373,6 +388,21 @@ class Reasoner:
             (),
             suggestions=tuple(close),
             action="ask_clarification",
+        )
+
+    def _ambiguous(self, q: Question, name: str, candidates: Sequence[str]) -> Answer:
+        described = [self.linker.describe(c) for c in candidates]
+        data = {"kind": "ambiguous", "name": name, "candidates": list(candidates), "described": described}
+        return self._finish(
+            q,
+            Mode.ASSOCIATIVE,
+            0.0,
+            Trace((Step("link.ambiguous", f"ambiguous name {name!r}", note="; ".join(described)),)),
+            data,
+            (),
+            suggestions=tuple(candidates),
+            action="ask_clarification",
+            ids=list(candidates),
         )
 
     def _define(self, q: Question) -> Answer:
@@ -423,7 +453,8 @@ class Reasoner:
 
     def _yes_no(self, q: Question) -> Answer:
         subject, obj = self._link(q.subject), self._link(q.object)
-        if not subject or not obj:
+        unsure = bool(self.linker.ambiguous(q.subject) or self.linker.ambiguous(q.object))
+        if (not subject or not obj) and not unsure:
             # The pattern split "glial cell divide" at the wrong word: try every split of the slot text.
             words = f"{q.subject} {q.object}".split()
             for cut in range(len(words) - 1, 0, -1):
@@ -443,7 +474,7 @@ class Reasoner:
             # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
             predicate = "instance_of"
         data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
-        chain = [st.conclusion.partition(" is_a ")[2] for st in check.trace.steps if st.rule == "ded.isa-transitive"]
+        chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == "ded.isa-transitive"]
         # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
         tail = f" {claimed} {o}"
         holders = [
@@ -622,7 +653,7 @@ class Reasoner:
     ) -> Answer:
         info = self._concepts([*concepts, *ids]) if (concepts or ids) else {}
         labels = {
-            cid: r.get(f"label_{q.language}") or r.get("label_en") or r.get("label_ru") or cid
+            cid: r.get(f"label_{q.language}") or r.get("label_en") or r.get("label_ru") or display_name(cid)
             for cid, r in info.items()
         }
         confidence = round(confidence, 4)
@@ -657,6 +688,14 @@ class Reasoner:
             SourceRef(n, found[n]["trust"] if n in found else None, found[n]["authority"] if n in found else None)
             for n in names
         )
+
+
+def _object_of(conclusion: str) -> str:
+    """The class a hierarchy step reaches ("a b is_a c d" -> "c d"; concept ids may hold spaces)."""
+    for link in (" is_a ", " instance_of "):
+        if link in conclusion:
+            return conclusion.partition(link)[2]
+    return conclusion.rpartition(" ")[2]
 
 
 def choose_action(confidence: float) -> str:

@@ -8,6 +8,7 @@ import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -21,6 +22,7 @@ from kgbrain.knowledge import Fact
 from kgbrain.reasoning import truth
 from kgbrain.reasoning.contradictions import ConflictType
 from kgbrain.resources import resource_dir
+from kgbrain.ruleset import Program
 from kgbrain.store import KuzuStore
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
@@ -162,11 +164,26 @@ class Brain:
                 if progress is not None:
                     progress(name, done, total)
 
+            if (fmt or path.suffix.lower()) in (".dl", "dl"):
+                report = _load_rules(self.store, path)
+                with self.store.transaction():
+                    for hook in self.load_hooks:
+                        hook(self, report)
+                reports.append(report)
+                tick(total)
+                continue
             batch = self._read(path, source=source, trust=trust, fmt=fmt, progress=tick)
             with self.store.transaction():
                 report = load_batch(self.store, batch)
                 for hook in self.load_hooks:
                     hook(self, report)
+            # Stored rules run on the new facts after they are committed (each round commits; see
+            # reasoning/rules/engine.py), then the hooks see the derived facts as a load of their own.
+            derived = _run_rules(self.store, report)
+            if derived is not None:
+                with self.store.transaction():
+                    for hook in self.load_hooks:
+                        hook(self, derived)
             reports.append(report)
             tick(total)
         return reports
@@ -570,6 +587,16 @@ class Brain:
         self._statuses_changed()
         return result
 
+    def rules(self) -> Program:
+        """Every stored rule and superiority statement (from `.dl` files and ontologies).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        from kgbrain.reasoning.rules.rulebase import stored_program
+
+        return stored_program(self.store)
+
     def scan_conflicts(self) -> truth.ScanResult:
         """Detect conflicts over the whole knowledge base and record the new ones.
 
@@ -586,6 +613,37 @@ class Brain:
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
             reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
+
+
+def _run_rules(store: GraphStore, report: LoadReport) -> LoadReport | None:
+    """Run the stored rules on a load's new facts; a report of the derived facts, or None."""
+    if not len(report.added) or report.loaded_at is None:
+        return None
+    from kgbrain.reasoning.rules.rulebase import run_on_new_facts
+
+    stamps = [
+        t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
+        for t in report.added.column("loaded_at")
+        if t is not None
+    ]
+    run = run_on_new_facts(store, min([report.loaded_at, *stamps]))
+    if not run.derived:
+        return None
+    report.extra["derived"] = report.extra.get("derived", 0) + run.derived
+    derived = LoadReport(file="kgbrain:rules", facts_added=run.derived)
+    derived.added = run.added
+    return derived
+
+
+def _load_rules(store: GraphStore, path: Path) -> LoadReport:
+    from kgbrain.reasoning.rules.rulebase import load_rules_file
+
+    rules = load_rules_file(store, path)
+    extra = {"rules_added": rules.rules_added, "superiority_added": rules.superiority_added}
+    extra |= {"derived": rules.run.derived, "derivations": rules.run.derivations}
+    report = LoadReport(file=str(path), rows_read=rules.rules_read, facts_added=rules.run.derived, extra=extra)
+    report.added = rules.run.added
+    return report
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:

@@ -362,6 +362,41 @@ def retract(session: Session, fact_id: str, by: str, reason: str | None) -> None
     click.echo(f"{fact_id} retracted (was {r.previous_status.value}){closed}.")
 
 
+@cli.command()
+@click.option("--cypher", is_flag=True, help="Print each rule's compiled Cypher statement and parameters.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def rules(session: Session, cypher: bool, as_json: bool) -> None:
+    """List the stored rules (from .dl files and ontologies) and superiority statements."""
+    from kgbrain.reasoning.rules.compile import compile_rule
+
+    program = session.brain().rules()
+    if as_json:
+        out = [
+            {
+                "id": r.id,
+                "text": str(r),
+                "kind": r.kind.value,
+                "origin": r.origin,
+                "authority": r.authority,
+                **({"cypher": compile_rule(r).text, "params": compile_rule(r).params} if cypher else {}),
+            }
+            for r in program.rules
+        ]
+        echo_json({"rules": out, "superiority": [str(s).rstrip(".") for s in program.superiority]})
+        return
+    for r in program.rules:
+        click.echo(f"{r}  % {r.origin}" if r.origin else str(r))
+        if cypher:
+            compiled = compile_rule(r)
+            click.echo("  " + compiled.text.replace("\n", "\n  "))
+            click.echo(f"  params: {json.dumps(compiled.params, ensure_ascii=False, default=str)}")
+    for sup in program.superiority:
+        click.echo(str(sup))
+    if not program.rules:
+        click.echo("No rules stored. (`kgbrain load rules.dl` adds some.)")
+
+
 _GOALS = ["answer_question", "verify_claim", "explore_topic", "learn_fact"]
 _config_option = click.option(
     "--config",

@@ -14,8 +14,18 @@ Semantics (DESIGN.md, "Rules and queries"):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
+
+# A concept constant written without quotes: starts with a lower-case letter, then letters, digits, `_`,
+# and `:` between name parts (`pizza:margherita`). `true`/`false` are boolean literals, never concepts.
+_BARE_NAME = re.compile(r"[^\W\d_](?:\w|:(?=[^\W\d_]))*")
+
+
+def is_bare_concept(text: str) -> bool:
+    """Whether a concept id can be written without quotes in the rule language."""
+    return bool(_BARE_NAME.fullmatch(text)) and not text[0].isupper() and text not in ("true", "false", "not")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +50,9 @@ class Const:
             return '"' + self.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
         if isinstance(self.value, bool):
             return "true" if self.value else "false"
+        if not self.literal and isinstance(self.value, str) and not is_bare_concept(self.value):
+            # Concept ids that are not bare lower-case names (`'Нейрон'`, `'http://x/y'`) go in single quotes.
+            return "'" + self.value.replace("\\", "\\\\").replace("'", "\\'") + "'"
         return str(self.value)
 
 
@@ -63,7 +76,8 @@ class Atom:
         return {a.name for a in self.args if isinstance(a, Var)}
 
     def __str__(self) -> str:
-        text = f"{'~' if self.negated else ''}{self.predicate}({', '.join(map(str, self.args))})"
+        name = self.predicate if is_bare_concept(self.predicate) else str(Const(self.predicate))
+        text = f"{'~' if self.negated else ''}{name}({', '.join(map(str, self.args))})"
         return f"not {text}" if self.naf else text
 
 
@@ -118,7 +132,10 @@ class Rule:
     def __str__(self) -> str:
         arrow = {RuleKind.STRICT: ":-", RuleKind.DEFEASIBLE: ":~", RuleKind.DEFEATER: "~>"}[self.kind]
         body = ", ".join(map(str, self.body))
-        return f"[{self.id}] {self.head}." if not body else f"[{self.id}] {self.head} {arrow} {body}."
+        tier = f" @authority {self.authority}" if self.authority else ""
+        if not body and self.kind is RuleKind.STRICT:
+            return f"[{self.id}]{tier} {self.head}."
+        return f"[{self.id}]{tier} {self.head} {arrow} {body}."
 
 
 @dataclass(frozen=True, slots=True)

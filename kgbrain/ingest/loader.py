@@ -56,6 +56,8 @@ class LoadReport:
     # The facts this load stored (not in --json): hooks such as contradiction detection and the
     # analogy index iterate over them (as Fact objects) or read their columns.
     added: FactColumns = field(default_factory=FactColumns, repr=False)
+    # The `loaded_at` stamp of the facts this load stored (rules take facts from it on as their delta).
+    loaded_at: datetime | None = field(default=None, repr=False)
     # True when the store held no fact before this load: hooks may then compare the new facts only
     # among themselves instead of querying the store.
     first_facts: bool = field(default=False, repr=False)
@@ -75,7 +77,7 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
     """
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
     report = LoadReport(
-        file=batch.file, rows_read=batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra)
+        file=batch.file, rows_read=batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra), loaded_at=now
     )
     with store.transaction():
         resolver = _Resolver(store, batch)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.util  # noqa: F401  kuzu 0.11.3 uses importlib.util without importing it
 import os
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from kgbrain.store.lock import FileLock
 from kgbrain.store.queries import load_query, load_template
 
 _template = load_template
+_GENERATED_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 Row = dict[str, Any]
 
@@ -117,6 +119,31 @@ class KuzuStore:
                 yield dict(zip(cols, result.get_next(), strict=True))
         except RuntimeError as exc:
             raise StoreError(f"query {name!r} failed: {exc}") from exc
+        finally:
+            result.close()
+
+    def run_generated(self, text: str, /, **params: Any) -> list[Row]:
+        """Run a statement generated from schema names and parameter names only (compiled rules).
+
+        The sanctioned exception to "one file per query": `kgbrain.reasoning.rules.compile` builds rule
+        bodies from the schema's table names and `$param` names; every constant is a parameter. Text
+        holding a quote could carry a user's string, so it is refused.
+
+        Raises:
+            QueryError: the text holds a quote, or its parameters do not match.
+            StoreError: Kùzu rejected or failed the statement.
+        """
+        if "'" in text or '"' in text or "`" in text:
+            raise QueryError("generated statements must not contain quotes; constants go in as parameters")
+        wanted = set(_GENERATED_PARAM.findall(text))
+        if set(params) != wanted:
+            raise QueryError(f"generated statement: expected params {sorted(wanted)}, got {sorted(params)}")
+        result = self._execute(text, params, what="generated statement")
+        try:
+            cols = result.get_column_names()
+            return [dict(zip(cols, row, strict=True)) for row in result.get_all()]
+        except RuntimeError as exc:
+            raise StoreError(f"generated statement failed: {exc}") from exc
         finally:
             result.close()
 

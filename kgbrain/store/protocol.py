@@ -22,6 +22,10 @@ class GraphStore(Protocol):
         """Like `run`, streaming rows instead of collecting them."""
         ...
 
+    def run_generated(self, text: str, /, **params: Any) -> list[Row]:
+        """Run a compiled rule statement (schema names and `$params` only, never a quote)."""
+        ...
+
     def transaction(self) -> AbstractContextManager[None]:
         """Hold the write lock and run the block as one transaction, rolled back on error."""
         ...

@@ -55,7 +55,7 @@ CONCEPT_COLUMNS: tuple[str, ...] = (
 )
 VALUE_COLUMNS: tuple[str, ...] = ("id", "lexical", "datatype", "unit", "lang", "number")
 NAMES_COLUMNS: tuple[str, ...] = ("from", "to", "text", "lang", "kind")
-PRIMARY_KEYS: dict[str, str] = {"Concept": "id", "Term": "key", "Value": "id"}
+PRIMARY_KEYS: dict[str, str] = {"Concept": "id", "Term": "key", "Value": "id", "Derivation": "id", "FactRef": "id"}
 # (from table, to table, property columns) of every relationship table.
 REL_TABLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     **{t: ("Concept", "Concept", FACT_COLUMNS) for t in (*CORE_TABLES.values(), GENERIC_TABLE)},

@@ -1,0 +1,1 @@
+"""Rules: compilation to Cypher, the semi-naive engine, truth maintenance and proofs (issue #11)."""

@@ -1,0 +1,415 @@
+"""Stratified semi-naive evaluation of a rule program inside Kùzu, with defeasible conclusions.
+
+Theory: bottom-up Datalog evaluation (Abiteboul, Hull, Vianu, *Foundations of Databases*, ch. 13):
+strata by negation as failure, and within a stratum semi-naive iteration, where each rule runs once per
+positive body atom with that atom restricted to the previous iteration's new facts (the delta). The
+delta is a time window: every derived fact is written with its iteration's `loaded_at` stamp, and a
+load's facts carry the load's, so "facts with `loaded_at >= $since`" is the delta, read with a range
+filter (no `IN $list` scan, no per-row parameter join). A wider window only repeats work, never loses it.
+
+Derived facts are ordinary facts (source `rule:<id>`, confidence = min of the premises', trust = min
+of the premises', authority = the rule's), written through the loader (`load_batch`), so fact ids,
+values, predicates and de-duplication are the loader's. Each firing is a `Derivation` record.
+
+Defeasible logic (Nute; Billington's ambiguity-blocking variant), evaluated per stratum after the
+strict fixpoint, in rounds until nothing changes:
+- a defeasible rule's instance (body matched over active facts) proposes its head literal L;
+- L is blocked when the complement ~L is an active fact that is stored (not rule-derived) or derived by
+  a strict rule, or when some rule instance (strict, defeasible or defeater) with head ~L has a
+  matching body and is not weaker than the proposing rule;
+- "weaker": an explicit `r > s` first; otherwise a higher authority tier (NORM > OPERATIVE > GUIDANCE >
+  COMMENTARY) wins; otherwise the more specific rule wins: s's body atoms each appear in r's body (same
+  predicate), or are classes that r's body classes are sub-classes of (`penguin(X)` is more specific
+  than `bird(X)` when `penguin is_a bird` is stored), and not the other way round;
+- two conclusions that block each other are both withheld (ambiguity blocking); defeaters derive nothing.
+A defeasible conclusion is not withdrawn when a later round derives a stronger opposite; conflicting
+facts are recorded by the contradiction detector instead (reasoning/truth.py).
+
+The in-memory path: `Executor` is the signature of a faster executor over a fact table (see
+`kgbrain.reasoning.rules.memory`); the Cypher path here is the definition it must agree with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, Protocol
+
+from kgbrain.ingest.batch import FactColumns, LoadBatch
+from kgbrain.ingest.loader import load_batch
+from kgbrain.ingest.rule_syntax import strata
+from kgbrain.knowledge import Authority, Fact, Literal, Status
+from kgbrain.reasoning.rules.compile import Compiled, compile_rule, compile_variants
+from kgbrain.ruleset import (
+    DERIVED_SOURCE_PREFIX,
+    Atom,
+    Const,
+    Derivation,
+    Program,
+    Rule,
+    RuleKind,
+    Var,
+)
+from kgbrain.store.protocol import GraphStore
+
+_CHUNK = 5_000
+_TIER = {a.value: len(Authority) - i for i, a in enumerate(Authority)}  # NORM highest
+
+
+class Executor(Protocol):
+    """An in-memory executor of a program (the `query` helper's kgbrain/reasoning/rules/memory.py).
+
+    Given the program and the active facts (any iterable of `knowledge.Fact`), it returns every
+    `Derivation` of the program's least fixpoint (strict rules; stratified `not`), one per way of
+    deriving each fact. A property test checks it against `materialise` on random programs and graphs.
+    """
+
+    def __call__(self, program: Program, facts: Iterable[Fact]) -> list[Derivation]:
+        """Derivations of the fixpoint."""
+        ...
+
+
+@dataclass(slots=True)
+class RunReport:
+    """What one materialisation did."""
+
+    derived: int = 0
+    derivations: int = 0
+    iterations: int = 0
+    blocked: int = 0
+    added: FactColumns = field(default_factory=FactColumns, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    derivation: Derivation
+    fact: Fact
+
+
+def derivation_id(d: Derivation, fact_id: str) -> str:
+    """Deterministic id of one way of deriving a fact."""
+    text = "\x1f".join((d.rule, fact_id, *d.premises))
+    return "d_" + hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+class _Clock:
+    """Strictly increasing naive-UTC stamps: each iteration's facts form their own delta window."""
+
+    def __init__(self) -> None:
+        self.last = datetime(1970, 1, 1)
+
+    def tick(self) -> datetime:
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        self.last = max(now, self.last + timedelta(microseconds=1))
+        return self.last
+
+
+def materialise(
+    store: GraphStore,
+    program: Program,
+    *,
+    since: datetime | None = None,
+    full: Iterable[str] = (),
+) -> RunReport:
+    """Run the program to its fixpoint, writing derived facts and derivation records.
+
+    `full` names rules run over every fact in their stratum's first round (newly loaded rules); the
+    others see only facts stamped at or after `since` (new facts of a load) in that round. Then every
+    round's delta is the previous round's new facts. Each round commits its own transaction: Kùzu
+    0.11.3 reads relationships appended earlier in the same transaction with wrong endpoints (measured),
+    so a round must not read what an uncommitted round wrote. Do not call it inside a transaction.
+    An interrupted run leaves sound but incomplete consequences; the next run completes them.
+
+    Raises:
+        InputError: the program cannot be stratified.
+        StoreError: the store failed.
+    """
+    clock = _Clock()
+    start = clock.tick()
+    window = since if since is not None else start
+    report = RunReport()
+    fully = set(full)
+    for stratum in strata(program):
+        strict = [r for r in stratum if r.kind is RuleKind.STRICT]
+        defeasible = [r for r in stratum if r.kind is RuleKind.DEFEASIBLE]
+        first = True
+        while True:
+            _fixpoint(store, strict, window if first else clock.last, fully if first else set(), clock, report)
+            first = False
+            if not defeasible:
+                break
+            before = report.derived
+            _defeasible_round(store, program, defeasible, clock, report)
+            if report.derived == before:
+                break
+    return report
+
+
+def _fixpoint(
+    store: GraphStore, rules: Sequence[Rule], since: datetime, full: set[str], clock: _Clock, report: RunReport
+) -> None:
+    window = since
+    first = True
+    while rules:
+        candidates: list[_Candidate] = []
+        for rule in rules:
+            if first and rule.id in full:
+                candidates.extend(_fire(store, compile_rule(rule), None))
+            else:
+                for variant in compile_variants(rule):
+                    candidates.extend(_fire(store, variant, window))
+        first = False
+        report.iterations += 1
+        stamp = clock.tick()
+        if not _record(store, candidates, stamp, report):
+            return
+        window = stamp
+
+
+def _fire(store: GraphStore, compiled: Compiled, since: datetime | None) -> list[_Candidate]:
+    if compiled.never:
+        return []
+    params = dict(compiled.params)
+    if "since" in params:
+        params["since"] = since
+    return [_candidate(compiled.rule, row) for row in store.run_generated(compiled.text, **params)]
+
+
+def _candidate(rule: Rule, row: dict[str, Any]) -> _Candidate:
+    head = rule.head
+    subject = row["h0"]
+    premises = tuple(row["premises"])
+    confidence = min(row["confidences"], default=1.0)
+    trust = min((t for t in row["trusts"] if t is not None), default=1.0)
+    source = DERIVED_SOURCE_PREFIX + rule.id
+    authority = Authority(rule.authority) if rule.authority else None
+    polarity = not head.negated
+    common: dict[str, Any] = {
+        "polarity": polarity,
+        "confidence": confidence if confidence is not None else 1.0,
+        "source": source,
+        "trust": trust,
+        "authority": authority,
+    }
+    if head.unary:
+        fact = Fact(subject, "instance_of", object=head.predicate, **common)
+        d = Derivation(rule.id, subject, "instance_of", head.predicate, polarity, premises)
+        return _Candidate(d, fact)
+    arg = head.args[1]
+    if row["k1"] == "Value":
+        literal = _literal_of(arg, row)
+        fact = Fact(subject, head.predicate, value=literal, **common)
+        d = Derivation(rule.id, subject, head.predicate, None, polarity, premises, literal.python())
+        return _Candidate(d, fact)
+    fact = Fact(subject, head.predicate, object=row["h1"], **common)
+    return _Candidate(Derivation(rule.id, subject, head.predicate, row["h1"], polarity, premises), fact)
+
+
+def _literal_of(arg: Var | Const, row: dict[str, Any]) -> Literal:
+    if isinstance(arg, Const):
+        return Literal.from_python(arg.value)
+    return Literal(row["l1"], row["d1"] or "string", row["u1"], row["g1"])
+
+
+def _record(store: GraphStore, candidates: list[_Candidate], stamp: datetime, report: RunReport) -> bool:
+    """Store new facts and derivations; True when some fact is new (or active again)."""
+    if not candidates:
+        return False
+    by_id: dict[str, _Candidate] = {}
+    derivations: dict[str, tuple[Derivation, str]] = {}
+    for c in candidates:
+        by_id.setdefault(c.fact.fact_id, c)
+        derivations.setdefault(derivation_id(c.derivation, c.fact.fact_id), (c.derivation, c.fact.fact_id))
+    known = _existing_derivations(store, sorted(derivations))
+    fresh = {i: v for i, v in derivations.items() if i not in known}
+    if not fresh:
+        return False
+    with store.transaction():
+        return _write(store, fresh, by_id, stamp, report)
+
+
+def _write(
+    store: GraphStore,
+    fresh: dict[str, tuple[Derivation, str]],
+    by_id: dict[str, _Candidate],
+    stamp: datetime,
+    report: RunReport,
+) -> bool:
+    new_facts = sorted((by_id[fid].fact for fid in {fid for _, fid in fresh.values()}), key=_fact_order)
+    facts = FactColumns(new_facts)
+    loaded = load_batch(store, LoadBatch(file="kgbrain:rules", facts=facts), now=stamp.replace(tzinfo=timezone.utc))
+    revived = _revive(store, sorted({fid for _, fid in fresh.values()} - set(loaded.added.column("fact_id"))), stamp)
+    _write_derivations(store, fresh)
+    report.derived += len(loaded.added) + revived
+    report.derivations += len(fresh)
+    report.added.extend(loaded.added)
+    return bool(len(loaded.added) or revived)
+
+
+def _fact_order(fact: Fact) -> tuple[str, str, str, str]:
+    return (fact.subject, fact.predicate, fact.target, fact.fact_id)
+
+
+def _existing_derivations(store: GraphStore, ids: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), _CHUNK):
+        rows = store.run("rules_derivations_existing", ids=ids[start : start + _CHUNK])
+        found.update(r["id"] for r in rows if r["status"] == "active")
+    return found
+
+
+def _revive(store: GraphStore, fact_ids: list[str], stamp: datetime) -> int:
+    """Derived facts whose support was lost earlier and that are derived again become active."""
+    if not fact_ids:
+        return 0
+    rows = []
+    for start in range(0, len(fact_ids), _CHUNK):
+        rows += store.run("tms_facts_get", ids=fact_ids[start : start + _CHUNK])
+    dead = [r for r in rows if r["status"] == Status.RETRACTED.value and r["source"].startswith(DERIVED_SOURCE_PREFIX)]
+    if dead:
+        store.run(
+            "rules_facts_revive",
+            subjects=[r["subject"] for r in dead],
+            ids=[r["fact_id"] for r in dead],
+            stamp=stamp,
+        )
+    return len(dead)
+
+
+def _write_derivations(store: GraphStore, fresh: dict[str, tuple[Derivation, str]]) -> None:
+    import pyarrow as pa
+
+    ids = sorted(fresh)
+    rows = pa.table(
+        {
+            "id": pa.array(ids, pa.string()),
+            "rule": pa.array([fresh[i][0].rule for i in ids], pa.string()),
+            "fact_id": pa.array([fresh[i][1] for i in ids], pa.string()),
+            "premises": pa.array([list(fresh[i][0].premises) for i in ids], pa.list_(pa.string())),
+        }
+    )
+    store.run("rules_derivations_add", rows=rows)
+    refs = sorted({fresh[i][1] for i in ids} | {p for i in ids for p in fresh[i][0].premises})
+    store.run("rules_factrefs_add", rows=pa.table({"id": pa.array(refs, pa.string())}))
+    store.run("rules_derives_add", rows=rows.select(["id", "fact_id"]))
+    uses_d = [i for i in ids for _ in fresh[i][0].premises]
+    uses_f = [p for i in ids for p in fresh[i][0].premises]
+    if uses_d:
+        store.run(
+            "rules_uses_add",
+            rows=pa.table({"id": pa.array(uses_d, pa.string()), "fact_id": pa.array(uses_f, pa.string())}),
+        )
+
+
+# -- defeasible rounds ---------------------------------------------------------------------------
+
+
+def _defeasible_round(
+    store: GraphStore, program: Program, rules: Sequence[Rule], clock: _Clock, report: RunReport
+) -> None:
+    proposals = [c for rule in rules for c in _fire(store, compile_rule(rule), None)]
+    if not proposals:
+        return
+    keys = {_literal_key(c.fact) for c in proposals}
+    opposite = {(s, p, o, not pol) for s, p, o, pol in keys}
+    attackers: dict[tuple[str, str, str, bool], list[Rule]] = defaultdict(list)
+    for rule in program.rules:
+        if not _may_oppose(rule, keys):
+            continue
+        for c in _fire(store, compile_rule(rule), None):
+            key = _literal_key(c.fact)
+            if key in opposite:
+                attackers[key].append(rule)
+    hard = _hard_opposites(store, program, opposite)
+    sup = _Superiority(store, program)
+    accepted = []
+    for c in proposals:
+        key = _literal_key(c.fact)
+        rule = _rule(program, c.derivation.rule)
+        neg = (key[0], key[1], key[2], not key[3])
+        if neg in hard or any(not sup.stronger(rule, other) for other in attackers.get(neg, [])):
+            report.blocked += 1
+            continue
+        accepted.append(c)
+    _record(store, accepted, clock.tick(), report)
+
+
+def _literal_key(fact: Fact) -> tuple[str, str, str, bool]:
+    return (fact.subject, fact.predicate, fact.target, fact.polarity)
+
+
+def _may_oppose(rule: Rule, keys: set[tuple[str, str, str, bool]]) -> bool:
+    predicate = "instance_of" if rule.head.unary else rule.head.predicate
+    return any(k[1] == predicate and k[3] == rule.head.negated for k in keys)
+
+
+def _hard_opposites(
+    store: GraphStore, program: Program, literals: set[tuple[str, str, str, bool]]
+) -> set[tuple[str, str, str, bool]]:
+    """Literals that hold as stored facts or strict conclusions (not defeasible ones)."""
+    defeasible = {DERIVED_SOURCE_PREFIX + r.id for r in program.rules if r.kind is not RuleKind.STRICT}
+    if not literals:
+        return set()
+    subjects = sorted({k[0] for k in literals})
+    found: set[tuple[str, str, str, bool]] = set()
+    for start in range(0, len(subjects), _CHUNK):
+        for r in store.run("rules_subject_facts", subjects=subjects[start : start + _CHUNK], active="active"):
+            target = r["object"]
+            if r["object_table"] != "Concept":
+                target = str(Literal(r["lexical"], r["datatype"] or "string", r["unit"]))
+            key = (r["subject"], r["predicate"], target, r["polarity"])
+            if key in literals and r["source"] not in defeasible:
+                found.add(key)
+    return found
+
+
+def _rule(program: Program, rule_id: str) -> Rule:
+    for rule in program.rules:
+        if rule.id == rule_id:
+            return rule
+    raise KeyError(rule_id)
+
+
+class _Superiority:
+    """Whether one rule beats another: explicit order, then authority tier, then specificity."""
+
+    def __init__(self, store: GraphStore, program: Program) -> None:
+        self.explicit = {(s.stronger, s.weaker) for s in program.superiority}
+        self.store = store
+        self._ancestors: dict[str, set[str]] = {}
+
+    def stronger(self, rule: Rule, other: Rule) -> bool:
+        if (rule.id, other.id) in self.explicit:
+            return True
+        if (other.id, rule.id) in self.explicit:
+            return False
+        mine, theirs = _TIER.get(rule.authority or "", 0), _TIER.get(other.authority or "", 0)
+        if mine != theirs:
+            return mine > theirs
+        return self._more_specific(rule, other) and not self._more_specific(other, rule)
+
+    def _more_specific(self, rule: Rule, other: Rule) -> bool:
+        mine = [a for a in rule.body if isinstance(a, Atom) and not a.naf]
+        theirs = [a for a in other.body if isinstance(a, Atom) and not a.naf]
+        if not theirs:
+            return bool(mine)
+        return all(any(self._covers(m, t) for m in mine) for t in theirs)
+
+    def _covers(self, mine: Atom, theirs: Atom) -> bool:
+        if mine.predicate == theirs.predicate and mine.negated == theirs.negated:
+            return True
+        return mine.unary and theirs.unary and theirs.predicate in self.ancestors(mine.predicate)
+
+    def ancestors(self, cls: str) -> set[str]:
+        if cls not in self._ancestors:
+            rows = self.store.run("ded_ancestors_shortest", id=cls)
+            self._ancestors[cls] = {r["ancestor"] for r in rows}
+        return self._ancestors[cls]
+
+
+def ground_head(rule: Rule) -> bool:
+    """Whether a rule's head has no variables (a body-less rule states a fact)."""
+    return not rule.head.variables()

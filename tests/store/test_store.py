@@ -23,20 +23,60 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_PARAMS = {
     "concept_update_annotations": {
         "rows": [
-            {"id": "a", "kind": "class", "label_en": "a", "label_ru": "а", "description_en": "d", "description_ru": "д", "description": "d"}
+            {
+                "id": "a",
+                "kind": "class",
+                "label_en": "a",
+                "label_ru": "а",
+                "description_en": "d",
+                "description_ru": "д",
+                "description": "d",
+            }
         ]
     },
     "predicate_add": {"rows": [{"name": "p", "inheritable": True, "source": "s"}]},
     "predicate_declare": {
         "rows": [
             {
-                "name": "p", "transitive": True, "symmetric": False, "functional": False, "inheritable": True,
-                "inverse_of": "q", "opposite_of": "r", "domain": "d", "range": "r", "sub_property_of": ["x"],
+                "name": "p",
+                "transitive": True,
+                "symmetric": False,
+                "functional": False,
+                "inheritable": True,
+                "inverse_of": "q",
+                "opposite_of": "r",
+                "domain": "d",
+                "range": "r",
+                "sub_property_of": ["x"],
             }
         ]
     },
     "source_add": {"rows": [{"name": "s", "trust": 0.5, "authority": "NORM"}]},
 }
+
+
+def _arrow(**cols: list[object]) -> object:
+    import pyarrow as pa
+
+    return pa.table(cols)
+
+
+# Rule storage statements read `LOAD FROM $rows`, which takes only Arrow tables.
+SAMPLE_PARAMS.update(
+    {
+        "rules_add": {
+            "rows": _arrow(
+                id=["r"], text=["[r] p(a)."], kind=["strict"], origin=["x"], authority=["NORM"], position=[0]
+            )
+        },
+        "rules_order_add": {"rows": _arrow(id=["a>b"], stronger=["a"], weaker=["b"])},
+        "rules_concepts_add": {"rows": _arrow(id=["a"])},
+        "rules_factrefs_add": {"rows": _arrow(id=["f"])},
+        "rules_derivations_add": {"rows": _arrow(id=["d"], rule=["r"], fact_id=["f"], premises=[["g"]])},
+        "rules_derives_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
+        "rules_uses_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
+    }
+)
 
 
 def test_new_store_has_latest_schema() -> None:

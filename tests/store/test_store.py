@@ -23,31 +23,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_PARAMS = {
     "concept_update_annotations": {
         "rows": [
-            {
-                "id": "a",
-                "kind": "class",
-                "label_en": "a",
-                "label_ru": "а",
-                "description_en": "d",
-                "description_ru": "д",
-                "description": "d",
-            }
+            {"id": "a", "kind": "class", "label_en": "a", "label_ru": "а", "description_en": "d", "description_ru": "д", "description": "d"}
         ]
     },
     "predicate_add": {"rows": [{"name": "p", "inheritable": True, "source": "s"}]},
     "predicate_declare": {
         "rows": [
             {
-                "name": "p",
-                "transitive": True,
-                "symmetric": False,
-                "functional": False,
-                "inheritable": True,
-                "inverse_of": "q",
-                "opposite_of": "r",
-                "domain": "d",
-                "range": "r",
-                "sub_property_of": ["x"],
+                "name": "p", "transitive": True, "symmetric": False, "functional": False, "inheritable": True,
+                "inverse_of": "q", "opposite_of": "r", "domain": "d", "range": "r", "sub_property_of": ["x"],
             }
         ]
     },
@@ -65,9 +49,7 @@ def _arrow(**cols: list[object]) -> object:
 SAMPLE_PARAMS.update(
     {
         "rules_add": {
-            "rows": _arrow(
-                id=["r"], text=["[r] p(a)."], kind=["strict"], origin=["x"], authority=["NORM"], position=[0]
-            )
+            "rows": _arrow(id=["r"], text=["[r] p(a)."], kind=["strict"], origin=["x"], authority=["N"], position=[0])
         },
         "rules_order_add": {"rows": _arrow(id=["a>b"], stronger=["a"], weaker=["b"])},
         "rules_concepts_add": {"rows": _arrow(id=["a"])},

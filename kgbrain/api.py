@@ -34,6 +34,9 @@ LoadProgress = Callable[[str, int, int], None]
 # Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file).
 LoadHook = Callable[["Brain", LoadReport], None]
 
+if TYPE_CHECKING:
+    from kgbrain.reasoning.rules.support import Proof
+
 if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never reason skip them
     from kgbrain.reasoning.analogical import Analogy
     from kgbrain.reasoning.associative import Connection
@@ -583,9 +586,26 @@ class Brain:
             InputError: unknown fact, or retracted already.
             StoreError: the store failed.
         """
+        from kgbrain.reasoning.rules.support import withdraw
+
         result = truth.retract(self.store, fact_id, by=by, reason=reason)
+        withdraw(self.store, [fact_id])  # derived facts that lose all support go with it
         self._statuses_changed()
         return result
+
+    def explain(self, fact_id: str) -> Proof:
+        """The derivation tree of a fact down to sourced facts, each step with its rule id.
+
+        Raises:
+            InputError: no fact has this id.
+            StoreError: the store failed.
+        """
+        from kgbrain.reasoning.rules.support import explain
+
+        proof = explain(self.store, fact_id)
+        if proof is None:
+            raise InputError(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
+        return proof
 
     def rules(self) -> Program:
         """Every stored rule and superiority statement (from `.dl` files and ontologies).

@@ -397,6 +397,22 @@ def rules(session: Session, cypher: bool, as_json: bool) -> None:
         click.echo("No rules stored. (`kgbrain load rules.dl` adds some.)")
 
 
+@cli.command()
+@click.argument("fact_id")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def explain(session: Session, fact_id: str, as_json: bool) -> None:
+    """Show how FACT_ID holds: its derivation tree down to sourced facts, each step with its rule id."""
+    from kgbrain.reasoning.rules.support import proof_json, proof_lines
+
+    proof = session.brain().explain(fact_id)
+    if as_json:
+        echo_json(proof_json(proof))
+        return
+    for line in proof_lines(proof):
+        click.echo(line)
+
+
 _GOALS = ["answer_question", "verify_claim", "explore_topic", "learn_fact"]
 _config_option = click.option(
     "--config",

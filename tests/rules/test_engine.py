@@ -132,3 +132,55 @@ def test_cli_bad_rule_file_is_one_error_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "kb.kuzu"), "load", str(bad)])
     assert result.exit_code == 2
     assert result.stderr == (f"Error: {bad}:2:1: arity clash: 'p' has 2 argument(s) in rule 'b' but 1 in rule 'a'\n")
+
+
+def _fact_id(brain: Brain, subject: str, predicate: str, target: str, source: str | None = None) -> str:
+    for f in brain.facts(subject).facts:
+        if f.predicate == predicate and f.target == target and (source is None or f.source == source):
+            return f.fact_id
+    raise AssertionError((subject, predicate, target))
+
+
+def test_retracting_a_premise_withdraws_what_lost_all_support(brain: Brain, tmp_path: Path) -> None:
+    brain.load([_facts_file(tmp_path, FACTS), _write(tmp_path, "family.dl", RULES)])
+    before = derived(brain)
+    parent = _fact_id(brain, "bob", "parent", "cid")
+    brain.retract(parent, by="test")
+    after = derived(brain)
+    gone = before - after
+    assert ("ann", "grandparent", "cid", True, "rule:gp") in gone
+    assert ("bob", "grandparent", "dan", True, "rule:gp") in gone
+    assert ("bob", "ancestor", "cid", True, "rule:anc1") in gone
+    assert ("cid", "ancestor", "dan", True, "rule:anc1") in after  # does not use the retracted fact
+    assert ("ann", "ancestor", "bob", True, "rule:anc1") in after
+    statuses = {f.status.value for f in brain.facts("ann").facts if f.source == "rule:gp"}
+    assert statuses == {"retracted"}  # kept, never deleted
+
+
+def test_retract_then_reload_restores_the_same_consequences(brain: Brain, tmp_path: Path) -> None:
+    facts = _facts_file(tmp_path, FACTS)
+    brain.load([facts, _write(tmp_path, "family.dl", RULES)])
+    before = derived(brain)
+    brain.retract(_fact_id(brain, "bob", "parent", "cid"), by="test")
+    again = _write(tmp_path, "again.jsonl", json.dumps({"subject": "bob", "predicate": "parent", "object": "cid"}))
+    brain.load([again])
+    assert {(s, p, o, pol) for s, p, o, pol, _ in derived(brain)} == {(s, p, o, pol) for s, p, o, pol, _ in before}
+
+
+def test_explain_prints_the_tree_down_to_sourced_facts(tmp_path: Path) -> None:
+    db = tmp_path / "kb.kuzu"
+    runner = CliRunner()
+    facts, rules = _facts_file(tmp_path, FACTS), _write(tmp_path, "family.dl", RULES)
+    assert runner.invoke(cli, ["--db", str(db), "load", str(facts), str(rules)]).exit_code == 0
+    with Brain.open(db) as brain:
+        fid = _fact_id(brain, "ann", "ancestor", "dan")
+    out = runner.invoke(cli, ["--db", str(db), "explain", fid]).stdout.splitlines()
+    assert out[0].startswith(f"{fid}  ann ancestor dan  [by rule anc2")
+    assert any("ann parent bob  [from facts.jsonl" in line for line in out)
+    tree = json.loads(runner.invoke(cli, ["--db", str(db), "explain", fid, "--json"]).stdout)
+    assert tree["rule"] == "anc2"
+    assert [p["predicate"] for p in tree["premises"]] == ["ancestor", "parent"]
+    assert tree["premises"][0]["premises"][0]["premises"][0]["rule"] is None
+    bad = runner.invoke(cli, ["--db", str(db), "explain", "f_nope"])
+    assert bad.exit_code == 2
+    assert bad.stderr == "Error: Unknown fact 'f_nope'; `kgbrain facts CONCEPT` shows fact ids.\n"

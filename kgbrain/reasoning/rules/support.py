@@ -1,0 +1,143 @@
+"""Truth maintenance and proofs for derived facts, over the stored derivation records.
+
+Withdrawal counts support (Gupta, Mumick, Subrahmanian 1993, "counting"): a retracted premise makes
+every derivation using it `lost`; a derived fact left with no active derivation is retracted (kept,
+with a Retraction record naming the premise) and the withdrawal goes on from it. Cost is proportional
+to the derivations reached, found by primary-key lookups (FactRef -USES-> Derivation). Known limit of
+counting: facts that support each other only through a cycle of recursive rules keep each other.
+
+`explain` walks derivations down to sourced (non-derived) facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from kgbrain.knowledge import Fact, Status
+from kgbrain.reasoning.contradictions import facts_by_id
+from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
+from kgbrain.store.protocol import GraphStore
+
+WITHDRAWN_BY = "kgbrain:rules"
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """What a retraction took away with it."""
+
+    derivations_lost: int
+    facts_retracted: tuple[str, ...]
+
+
+def withdraw(store: GraphStore, fact_ids: list[str], *, now: datetime | None = None) -> Withdrawal:
+    """Withdraw the consequences of facts that stopped being active.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
+    queue = list(fact_ids)
+    lost = 0
+    retracted: list[str] = []
+    with store.transaction():
+        while queue:
+            premise = queue.pop()
+            using = store.run("rules_derivations_using", fact_id=premise)
+            if not using:
+                continue
+            store.run("rules_derivations_lose", ids=[r["id"] for r in using])
+            lost += len(using)
+            for fact_id in sorted({r["fact_id"] for r in using}):
+                alive = [d for d in store.run("rules_derivations_of", fact_id=fact_id) if d["status"] == "active"]
+                if alive:
+                    continue
+                fact = facts_by_id(store, [fact_id]).get(fact_id)
+                if fact is None or fact.status is not Status.ACTIVE:
+                    continue
+                store.run(
+                    "tms_facts_update",
+                    subjects=[fact.subject],
+                    ids=[fact_id],
+                    statuses=[Status.RETRACTED.value],
+                    confidences=[fact.confidence],
+                )
+                store.run(
+                    "tms_retraction_add",
+                    fact_id=fact_id,
+                    previous_status=fact.status.value,
+                    retracted_at=stamp,
+                    retracted_by=WITHDRAWN_BY,
+                    reason=f"lost all support: premise {premise} is no longer active",
+                )
+                retracted.append(fact_id)
+                queue.append(fact_id)
+    return Withdrawal(lost, tuple(retracted))
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """A fact and how it holds: sourced (no derivations) or derived by rules from premises' proofs."""
+
+    fact: Fact
+    rule: str | None = None
+    premises: tuple[Proof, ...] = ()
+    alternatives: int = 0
+    status: str = "active"
+    cycle: bool = False
+
+
+def explain(store: GraphStore, fact_id: str, *, _seen: frozenset[str] = frozenset()) -> Proof | None:
+    """The derivation tree of a fact down to sourced facts (the first active derivation at each step).
+
+    None when no fact has this id.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    fact = facts_by_id(store, [fact_id]).get(fact_id)
+    if fact is None:
+        return None
+    if not fact.source.startswith(DERIVED_SOURCE_PREFIX) or fact_id in _seen:
+        return Proof(fact, cycle=fact_id in _seen)
+    derivations = store.run("rules_derivations_of", fact_id=fact_id)
+    active = [d for d in derivations if d["status"] == "active"]
+    chosen = (active or derivations or [None])[0]
+    if chosen is None:
+        return Proof(fact)
+    seen = _seen | {fact_id}
+    premises = tuple(p for p in (explain(store, i, _seen=seen) for i in chosen["premises"]) if p is not None)
+    return Proof(fact, chosen["rule"], premises, max(len(active) - 1, 0), chosen["status"])
+
+
+def proof_lines(proof: Proof, depth: int = 0) -> list[str]:
+    """The tree as indented text: each derived step names its rule."""
+    f = proof.fact
+    sign = "" if f.polarity else "NOT "
+    how = f"by rule {proof.rule}" if proof.rule else f"from {f.source}"
+    more = f", {proof.alternatives} more derivation(s)" if proof.alternatives else ""
+    lost = "" if proof.status == "active" else " (support lost)"
+    state = f"{how}{more}, conf {f.confidence:.2f}, {f.status.value}"
+    line = f"{'  ' * depth}{f.fact_id}  {f.subject} {sign}{f.predicate} {f.target}  [{state}]{lost}"
+    out = [line + (" (cycle)" if proof.cycle else "")]
+    for p in proof.premises:
+        out += proof_lines(p, depth + 1)
+    return out
+
+
+def proof_json(proof: Proof) -> dict[str, object]:
+    """The tree as JSON."""
+    f = proof.fact
+    return {
+        "fact_id": f.fact_id,
+        "subject": f.subject,
+        "predicate": f.predicate,
+        "object": f.target,
+        "polarity": f.polarity,
+        "confidence": f.confidence,
+        "source": f.source,
+        "status": f.status.value,
+        "rule": proof.rule,
+        "alternatives": proof.alternatives,
+        "premises": [proof_json(p) for p in proof.premises],
+    }

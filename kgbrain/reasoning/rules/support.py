@@ -102,9 +102,9 @@ def explain(store: GraphStore, fact_id: str, *, _seen: frozenset[str] = frozense
         return Proof(fact, cycle=fact_id in _seen)
     derivations = store.run("rules_derivations_of", fact_id=fact_id)
     active = [d for d in derivations if d["status"] == "active"]
-    chosen = (active or derivations or [None])[0]
-    if chosen is None:
+    if not derivations:
         return Proof(fact)
+    chosen = (active or derivations)[0]
     seen = _seen | {fact_id}
     premises = tuple(p for p in (explain(store, i, _seen=seen) for i in chosen["premises"]) if p is not None)
     return Proof(fact, chosen["rule"], premises, max(len(active) - 1, 0), chosen["status"])

@@ -380,6 +380,15 @@ class _Superiority:
         self.explicit = {(s.stronger, s.weaker) for s in program.superiority}
         self.store = store
         self._ancestors: dict[str, set[str]] = {}
+        # `b(X) :- a(X).` as a strict rule makes a(X) at least as specific as b(X), like `a is_a b`.
+        self._implies: dict[str, set[str]] = defaultdict(set)
+        for rule in program.rules:
+            body = rule.body
+            if rule.kind is RuleKind.STRICT and rule.head.unary and len(body) == 1 and isinstance(body[0], Atom):
+                only = body[0]
+                if only.unary and not only.naf and not only.negated and not rule.head.negated:
+                    if only.args == rule.head.args:
+                        self._implies[only.predicate].add(rule.head.predicate)
 
     def stronger(self, rule: Rule, other: Rule) -> bool:
         if (rule.id, other.id) in self.explicit:
@@ -404,9 +413,17 @@ class _Superiority:
         return mine.unary and theirs.unary and theirs.predicate in self.ancestors(mine.predicate)
 
     def ancestors(self, cls: str) -> set[str]:
+        """Classes every member of `cls` belongs to: stored is_a, and single-atom strict unary rules."""
         if cls not in self._ancestors:
-            rows = self.store.run("ded_ancestors_shortest", id=cls)
-            self._ancestors[cls] = {r["ancestor"] for r in rows}
+            found: set[str] = set()
+            todo = [cls]
+            while todo:
+                current = todo.pop()
+                nxt = {r["ancestor"] for r in self.store.run("ded_ancestors_shortest", id=current)}
+                nxt |= self._implies.get(current, set())
+                todo += sorted(nxt - found)
+                found |= nxt
+            self._ancestors[cls] = found
         return self._ancestors[cls]
 
 

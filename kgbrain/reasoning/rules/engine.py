@@ -386,9 +386,9 @@ class _Superiority:
             body = rule.body
             if rule.kind is RuleKind.STRICT and rule.head.unary and len(body) == 1 and isinstance(body[0], Atom):
                 only = body[0]
-                if only.unary and not only.naf and not only.negated and not rule.head.negated:
-                    if only.args == rule.head.args:
-                        self._implies[only.predicate].add(rule.head.predicate)
+                plain = only.unary and not only.naf and not only.negated and not rule.head.negated
+                if plain and only.args == rule.head.args:
+                    self._implies[only.predicate].add(rule.head.predicate)
 
     def stronger(self, rule: Rule, other: Rule) -> bool:
         if (rule.id, other.id) in self.explicit:

@@ -623,40 +623,49 @@ class Closure:
         assert isinstance(subject, str)
         if isinstance(obj, str):
             return subject, pred, obj, pol, None
-        value = obj[1]
-        if isinstance(value, float) and value.is_integer():
-            return subject, pred, None, pol, int(value)
-        return subject, pred, None, pol, value
+        return subject, pred, None, pol, _value(obj[1])
 
     def fact_ids(self) -> list[str]:
         """The fact id naming each tuple: the smallest stored one, else the derived one (see module doc)."""
         names = [""] * self.size
         for tid, fid in self.stored_ids.items():
             names[tid] = fid
-        smallest: dict[int, str] = {}
+        if not self._fired:
+            return names
+        order = sorted(range(len(self._rules)), key=lambda i: self._rules[i].id)
+        rank = np.empty(max(len(self._rules), 1), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        best = np.full(self.size, len(order), dtype=np.int64)
         for rid, hs, _ in self._fired:
-            rule = self._rules[rid].id
-            for t in np.unique(hs).tolist():
-                if not names[t] and (t not in smallest or rule < smallest[t]):
-                    smallest[t] = rule
-        for t, rule in smallest.items():
-            subject, pred, _, pol, _ = self.statement(t)
-            names[t] = derived_fact_id(rule, subject, pred, self.targets[int(self._o.data[t])], pol)
+            np.minimum.at(best, hs, rank[rid])
+        s, r, o = self._s.view(), self._r.view(), self._o.view()
+        terms, relations, targets = self.terms, self.relations, self.targets
+        for t in np.flatnonzero(best < len(order)).tolist():
+            if not names[t]:
+                pred, pol = relations[int(r[t])]
+                rule = self._rules[order[int(best[t])]].id
+                names[t] = derived_fact_id(rule, str(terms[int(s[t])]), pred, targets[int(o[t])], pol)
         return names
 
     def derivations(self) -> list[Derivation]:
         """Every firing, as rule id + head statement + premise fact ids (body order, positive atoms only)."""
         names = self.fact_ids()
+        terms, relations = self.terms, self.relations
+        s, r, o = self._s.view(), self._r.view(), self._o.view()
         out: list[Derivation] = []
-        statements: dict[int, tuple[str, str, str | None, bool, str | int | float | bool | None]] = {}
         for rid, hs, premises in self._fired:
             rule = self._rules[rid].id
-            cols = [p.tolist() for p in premises]
-            for row, t in enumerate(hs.tolist()):
-                st = statements.get(t)
-                if st is None:
-                    st = statements[t] = self.statement(t)
-                out.append(Derivation(rule, st[0], st[1], st[2], st[3], tuple(names[c[row]] for c in cols), st[4]))
+            cols = [[names[i] for i in p.tolist()] for p in premises]
+            premise_rows = list(zip(*cols, strict=True)) if cols else [()] * len(hs)
+            for t, prem in zip(hs.tolist(), premise_rows, strict=True):
+                pred, pol = relations[int(r[t])]
+                obj = terms[int(o[t])]
+                subject = terms[int(s[t])]
+                assert isinstance(subject, str)
+                if isinstance(obj, str):
+                    out.append(Derivation(rule, subject, pred, obj, pol, prem))
+                else:
+                    out.append(Derivation(rule, subject, pred, None, pol, prem, _value(obj[1])))
         return out
 
     def derived(self) -> list[int]:
@@ -690,6 +699,13 @@ class Closure:
         if isinstance(value, float) and value.is_integer():
             return int(value)
         return value
+
+
+def _value(value: str | float) -> str | int | float:
+    """A literal key's value as given: integral numbers as int."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def read_facts(graph: FactGraph, store: GraphStore) -> Iterator[FactRow]:

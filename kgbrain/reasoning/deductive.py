@@ -10,20 +10,22 @@ disjointness) and functional attributes (one value at a time).
 Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
 `dir.fact`, `ded.isa-transitive`, `ded.property-inheritance`, `ded.specificity-override`, `ded.negation`,
 `ded.disjoint`, `ded.functional-value`, `ded.inverse`, `ded.symmetric`, `ded.sub-property`,
-`ded.inheritance-conflict`, `ded.transitive`, `ctx.inactive-fact`.
+`ded.inheritance-conflict`, `ded.transitive`, `ded.value-incomparable`, `ctx.inactive-fact`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kgbrain.reasoning.causal import CAUSAL
 from kgbrain.reasoning.closure import Hierarchy, Link
 from kgbrain.reasoning.evidence import Evidence, fact_ids, sources, statement
 from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
+from kgbrain.reasoning.quantities import Match, compare
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.store.protocol import GraphStore
 
@@ -78,6 +80,8 @@ class Deducer:
             outcome = Outcome.REFUTED if outcome is Outcome.SUPPORTED else Outcome.SUPPORTED
         trace = Trace(tuple(steps))
         explanation = "; ".join(s.conclusion for s in steps if s.rule != "ctx.inactive-fact")
+        if outcome is Outcome.UNKNOWN:
+            explanation = "; ".join(x for x in (explanation, looked_for(claim)) if x)
         return Check(
             subject=claim.subject,
             predicate=claim.predicate,
@@ -246,7 +250,15 @@ class Deducer:
         steps = _inactive_steps(matching)
         active = [e for e in matching if e.active]
         if not active and decl.functional:
+            # Another object of a functional predicate refutes the claim ("gina born_in rome" after "gina born_in
+            # paris"): it is not among the facts into the claimed object, so read the holders' own facts too.
+            g, wanted = self._graph(), set(preds)
+            evidence = evidence + [
+                e for x in holders for e in g.out(x) if e.predicate in wanted and e.object != claim.object
+            ]
             return self._functional(claim, evidence, depth, h, steps)
+        if not active and claim.literal:
+            steps = [*steps, *_incomparable_steps(evidence, claim)]
         if not active and decl.transitive and not claim.literal:
             chain = self._transitive_chain(s, set(preds), claim.object)
             if chain:
@@ -337,6 +349,7 @@ class Deducer:
             rule = via.get(chosen[0].fact_id) or (
                 "ded.sub-property" if chosen[0].predicate != claim.predicate else "dir.fact"
             )
+            stored = chosen[0].object
             return [
                 Step(
                     rule,
@@ -344,6 +357,7 @@ class Deducer:
                     fact_ids(chosen),
                     sources(chosen),
                     round(best, 4),
+                    f"stored as {stored}" if claim.literal and stored != claim.object else "",
                 )
             ]
         links = h.chain(s, holder) or []
@@ -393,11 +407,17 @@ class Deducer:
     def _functional(
         self, claim: Claim, evidence: list[Evidence], depth: dict[str, int], h: Hierarchy, steps: list[Step]
     ) -> tuple[Outcome, float, list[Step], Mode]:
+        odd = {e.fact_id for e, _ in _incomparable(evidence, claim)}
         others = [
-            e for e in evidence if e.active and e.polarity and not _same_object(e.object, claim.object, claim.literal)
+            e
+            for e in evidence
+            if e.active
+            and e.polarity
+            and e.fact_id not in odd
+            and not _same_object(e.object, claim.object, claim.literal)
         ]
         if not others:
-            return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
+            return Outcome.UNKNOWN, 0.0, [*steps, *_incomparable_steps(evidence, claim)], Mode.DEDUCTIVE
         nearest = min(depth.get(e.subject, 0) for e in others)
         values = [e for e in others if depth.get(e.subject, 0) == nearest]
         best = max(values, key=lambda e: (e.confidence, e.fact_id))
@@ -439,7 +459,7 @@ class Deducer:
         # stated about a more specific concept wins over any inherited one.
         found: list[Evidence] = []
         for x in subjects:
-            found += [Evidence.from_row(r) for r in self.store.run("ded_values_of", subject=x, predicates=predicates)]
+            found += [_with_unit(r) for r in self.store.run("ded_values_of", subject=x, predicates=predicates)]
             if found:
                 break
         return found
@@ -452,6 +472,40 @@ class _Prefetch:
     into: dict[tuple[str, tuple[str, ...]], dict[str, list[Evidence]]] = field(default_factory=dict)
 
 
+def looked_for(claim: Claim) -> str:
+    """What an undecided claim was checked against, so that "not enough information" says what is missing."""
+    s, p, o = claim.subject, claim.predicate, claim.object
+    if p in HIERARCHY:
+        return (
+            f"looked for an is_a/instance_of chain from {s} to {o} and for a negative is_a or disjoint_with fact "
+            "between their classes; found neither"
+        )
+    if claim.literal:
+        return f"looked for a {p} value of {s} (or of a class it inherits from) equal to {o}; none was found"
+    found = (
+        f"looked for a {p} fact (or a sub-property, inverse or inherited one) linking {s} or its classes to {o}, "
+        "either way round and in either polarity"
+    )
+    if p in CAUSAL:
+        found += f", and for a causal chain from {s} to {o}"
+    return found + "; none was found"
+
+
+def _incomparable_steps(evidence: list[Evidence], claim: Claim) -> list[Step]:
+    # RULE ded.value-incomparable: a stored value in a unit that cannot be converted neither supports nor refutes
+    return [
+        Step(
+            "ded.value-incomparable",
+            f"{e.statement()} cannot be compared with {claim.object}: {reason}",
+            (e.fact_id,),
+            sources([e]),
+            round(e.confidence, 4),
+            reason,
+        )
+        for e, reason in _incomparable(evidence, claim)
+    ]
+
+
 def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:
     # An inverse or symmetric fact `o q s` is read as `s predicate o`, keeping its provenance.
     via[e.fact_id] = rule
@@ -461,10 +515,27 @@ def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Eviden
 def _same_object(stored: str, claimed: str, literal: bool) -> bool:
     if not literal:
         return stored == claimed
-    try:
-        return float(stored) == float(claimed)
-    except ValueError:
-        return stored.strip().casefold() == claimed.strip().casefold()
+    return compare(stored, claimed).match is Match.SAME
+
+
+def _incomparable(evidence: list[Evidence], claim: Claim) -> list[tuple[Evidence, str]]:
+    """Stored values that cannot be compared with the claimed one (unknown or incompatible units), with why."""
+    if not claim.literal:
+        return []
+    out = []
+    for e in evidence:
+        if e.active and e.polarity:
+            c = compare(e.object, claim.object)
+            if c.match is Match.INCOMPARABLE:
+                out.append((e, c.reason))
+    return out
+
+
+def _with_unit(row: dict[str, object]) -> Evidence:
+    # The unit is part of the value: "-70 mV" is compared, shown and cited as such.
+    e = Evidence.from_row(row)
+    unit = row.get("unit")
+    return replace(e, object=f"{e.object} {unit}") if unit else e
 
 
 def _inactive_steps(evidence: list[Evidence]) -> list[Step]:

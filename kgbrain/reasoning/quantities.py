@@ -1,0 +1,84 @@
+"""Comparing a claimed value with a stored one, units included: -70 mV equals -0.07 V, 5 kg is no voltage.
+
+Values reach the deducer as text: a number, optionally followed by its unit ("-70 mV", "86000000000 neurons"),
+or any other literal ("2025-06-30"). Two numbers with the same unit text (or one without a unit) compare as
+numbers; different unit texts are converted with `pint`, whose registry takes the better part of a second to
+build, so it is built lazily, once, and only when two unit texts differ. A unit pint does not know, or two units
+of different dimensions, make the values incomparable: neither equal nor different, and the claim is left
+undecided with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+_NUMBER = re.compile(r"^\s*([+\-\u2212]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+\-]?\d+)?)\s*(.*?)\s*$")
+_REGISTRY: list[Any] = []
+
+
+class Match(str, Enum):
+    """How a claimed value relates to a stored one."""
+
+    SAME = "same"
+    DIFFERENT = "different"
+    INCOMPARABLE = "incomparable"
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The outcome of comparing two values, with why they could not be compared."""
+
+    match: Match
+    reason: str = ""
+
+
+def split_quantity(text: str) -> tuple[float, str] | None:
+    """(number, unit text) of "-70 mV", "1.5e3", "−0,07 V"; None when the text does not start with a number."""
+    m = _NUMBER.match(text)
+    if m is None:
+        return None
+    try:
+        number = float(m.group(1).replace("\u2212", "-").replace(",", "."))
+    except ValueError:
+        return None
+    return number, m.group(2)
+
+
+def compare(stored: str, claimed: str) -> Comparison:
+    """Compare a stored value with a claimed one (both as text)."""
+    a, b = split_quantity(stored), split_quantity(claimed)
+    if a is None or b is None:
+        same = stored.strip().casefold() == claimed.strip().casefold()
+        return Comparison(Match.SAME if same else Match.DIFFERENT)
+    (x, unit_x), (y, unit_y) = a, b
+    if not unit_x or not unit_y or unit_x == unit_y:
+        return Comparison(Match.SAME if _close(x, y) else Match.DIFFERENT)
+    converted = _convert(y, unit_y, unit_x)
+    if isinstance(converted, str):
+        return Comparison(Match.INCOMPARABLE, converted)
+    return Comparison(Match.SAME if _close(x, converted) else Match.DIFFERENT)
+
+
+def _close(x: float, y: float) -> bool:
+    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _convert(value: float, unit: str, target: str) -> float | str:
+    """`value unit` in `target` units, or why it cannot be converted."""
+    import pint
+
+    if not _REGISTRY:
+        _REGISTRY.append(pint.UnitRegistry())
+    ureg = _REGISTRY[0]
+    try:
+        return float(ureg.Quantity(value, unit).to(target).magnitude)
+    except pint.errors.UndefinedUnitError as exc:
+        return f"unknown unit {exc.unit_names[0] if exc.unit_names else unit!r}"
+    except pint.errors.DimensionalityError:
+        return f"{unit!r} and {target!r} measure different quantities"
+    except (pint.errors.PintError, ValueError, AttributeError) as exc:  # a unit text pint cannot parse at all
+        return f"cannot read the unit {unit!r} or {target!r} ({exc})"

@@ -134,7 +134,7 @@ def test_demo_refutations_disjointness_functional_and_outdated(demo: Brain) -> N
     assert "ded.functional-value" in old_rules
     # The outdated value is shown as such, not silently dropped.
     assert "outdated" in old_rules["ctx.inactive-fact"].note
-    assert "human_brain neuron_count 100000000000 is outdated (f_" in v[2].explanation
+    assert "human_brain neuron_count 100000000000 neurons is outdated (f_" in v[2].explanation  # with its unit
     assert {c.type for c in v[2].conflicts} & {"stale_evidence", "conflicting_value"}
 
 

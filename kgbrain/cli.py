@@ -458,8 +458,10 @@ def ask(
     config_file: Path | None,
 ) -> None:
     """Answer QUESTION (Russian or English) through the cognitive loop: hedged, sourced, traced."""
+    from kgbrain.language import prepare
     from kgbrain.models import AskOut
 
+    prepare(question)  # Russian morphology loads while the knowledge base opens
     output = _cognitive_brain(session, config_file, log_dir).think(question, goal_type=goal, priority=priority)
     if as_json:
         echo_json(AskOut.from_output(output).model_dump())

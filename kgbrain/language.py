@@ -19,6 +19,7 @@ only, and a statistical detector is neither needed nor stable on three-word ques
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -135,14 +136,28 @@ def similarity(a: str, b: str) -> float:
 # -- Russian morphology (pymorphy3, loaded on first use) ----------------------------------------------------------
 
 _MORPH: list[MorphAnalyzer] = []
+_MORPH_LOCK = threading.Lock()
 
 
 def _morph() -> MorphAnalyzer:
     if not _MORPH:
-        import pymorphy3  # ~130 ms of dictionary loading, paid only when Russian is inflected
+        with _MORPH_LOCK:  # `prepare` may be loading it on another thread: wait for that one
+            if not _MORPH:
+                import pymorphy3  # ~130 ms of dictionary loading, paid only when Russian is inflected
 
-        _MORPH.append(pymorphy3.MorphAnalyzer(lang="ru"))
+                _MORPH.append(pymorphy3.MorphAnalyzer(lang="ru"))
     return _MORPH[0]
+
+
+def prepare(text: str) -> None:
+    """Start loading, on a background thread, what wording an answer to `text` will need.
+
+    A Russian question needs the pymorphy3 dictionary; loading it while the knowledge base is opened and
+    queried hides most of its cost from a CLI `ask`. Does nothing for English or when it is loaded already.
+    """
+    if _MORPH or detect_language(text) != "ru":
+        return
+    threading.Thread(target=_morph, name="kgbrain-morphology", daemon=True).start()
 
 
 @lru_cache(maxsize=65536)

@@ -506,7 +506,14 @@ class Brain:
         from kgbrain.output.rules import check_answer, load_rules
 
         loaded = load_rules(rules) if rules is not None else []
-        return check_answer(draft, question, loaded, self.cognition.retriever)
+        return check_answer(
+            draft,
+            question,
+            loaded,
+            self.cognition.retriever,
+            decide=self.reasoner.check_many,
+            sources=self.reasoner.sources,
+        )
 
     def why(self, name: str, limit: int = 5) -> list[CausalPath]:
         """Causal chains that lead to a concept (its causes), strongest first.

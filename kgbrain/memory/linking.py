@@ -13,7 +13,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 
 from kgbrain.knowledge import normalize_term
-from kgbrain.language import local_name, stem_key, words
+from kgbrain.language import lemmas, local_name, stem_key, words
 from kgbrain.store.protocol import GraphStore
 
 CACHE_SIZE = 200_000  # resolved names kept between loads
@@ -71,7 +71,7 @@ class Linker:
         exact = self._exact(normalize_term(name))
         if exact:
             return exact
-        found = self._stem_index().get(stem_key(name))
+        found = self._stem_index().get(stem_key(name)) or self._stem_index().get(_lemma_key(name))
         return _pick(found) if found else None
 
     def lookup_many(self, names: Sequence[str]) -> dict[str, str | None]:
@@ -131,7 +131,11 @@ class Linker:
                 if taken.intersection(span):
                     continue
                 phrase = " ".join(tokens[start : start + size])
-                concept = self._exact(phrase) or _pick(index.get(stem_key(phrase), []))
+                concept = (
+                    self._exact(phrase)
+                    or _pick(index.get(stem_key(phrase), []))
+                    or _pick(index.get(_lemma_key(phrase), []))
+                )
                 if concept:
                     found.append(Mention(phrase, concept, start, start + size))
                     taken.update(span)
@@ -157,6 +161,12 @@ class Linker:
             self._keys = sorted(written)
             self._written = written
         return self._stems
+
+
+def _lemma_key(text: str) -> str:
+    # Snowball stems some inflected forms apart from their dictionary form (эритроцита vs эритроцит):
+    # the stems of the lemmas meet them again.
+    return stem_key(" ".join(lemmas(text)))
 
 
 def _pick(concepts: Sequence[str]) -> str | None:

@@ -179,7 +179,23 @@ _T: dict[str, dict[str, str]] = {
         "unknown": "Я не знаю понятия «{x}».",
         "did_you_mean": "Возможно, вы имели в виду: {x}?",
         "ambiguous": "«{x}» может означать разные понятия: {y}. Уточните, какое из них.",
-        "no_answer": "В базе знаний нет сведений, чтобы ответить на этот вопрос.",
+        "no_answer": "Не знаю: в базе знаний нет сведений, чтобы ответить на этот вопрос.",
+        "dont_know_check": "Не знаю: из базы знаний не следует ни «{x}», ни обратное (проверено: {checked}).",
+        "dont_know_value": "Не знаю: в базе знаний нет значения «{a}» для «{x}» (проверено: {checked}).",
+        "dont_know_norm": "Не знаю: в базе знаний нет нормы о том, можно ли {v} «{x}» (проверено: {checked}).",
+        "no_analogy": "Не знаю: структурного сходства между «{x}» и «{y}» не найдено.",
+        "know_but_not": "Я знаю {known}, но не знаю «{x}».",
+        "not_understood": "Я не понял, о чём вопрос{known}.",
+        "understood": "; понятия: {x}",
+        "value": "{a} ({x}): {v}.",
+        "inherited_value": "{a} ({x}, как у «{h}»): {v}.",
+        "count": "{x}: {n} ({items}).",
+        "kinds": "Видов «{x}»: {n} — {items}.",
+        "members": "{verb}: {items}.",
+        "allowed": "Да, разрешено: {a} для «{x}».",
+        "forbidden": "Нет, не разрешено: {a} для «{x}».",
+        "required": "Да, требуется: {a} для «{x}».",
+        "not_required": "Нет, не требуется: {a} для «{x}».",
         "sources": "Источники",
         "trust": "доверие",
         "inferred": "вывод по цепочке",
@@ -203,7 +219,24 @@ _T: dict[str, dict[str, str]] = {
         "unknown": "I don't know the concept '{x}'.",
         "did_you_mean": "Did you mean: {x}?",
         "ambiguous": "'{x}' may mean different concepts: {y}. Please say which one.",
-        "no_answer": "The knowledge base has nothing that answers this question.",
+        "no_answer": "I don't know: the knowledge base has nothing that answers this question.",
+        "dont_know_check": "I don't know: the knowledge base implies neither '{x}' nor its opposite "
+        "(checked: {checked}).",
+        "dont_know_value": "I don't know the {a} of {x}: no stored value (checked: {checked}).",
+        "dont_know_norm": "I don't know: no norm in the knowledge base says whether to {v} {x} (checked: {checked}).",
+        "no_analogy": "I don't know: I found no structural similarity between {x} and {y}.",
+        "know_but_not": "I know {known} but not '{x}'.",
+        "not_understood": "I could not tell what the question asks{known}.",
+        "understood": "; I know: {x}",
+        "value": "The {a} of {x} is {v}.",
+        "inherited_value": "The {a} of {x} is {v} (stated for {h}).",
+        "count": "{x}: {n} ({items}).",
+        "kinds": "There are {n} kinds of {x}: {items}.",
+        "members": "{Subject} that {verb}: {items}.",
+        "allowed": "Yes, {a} is permitted for {x}.",
+        "forbidden": "No, {a} is not permitted for {x}.",
+        "required": "Yes, {x} requires {a}.",
+        "not_required": "No, {x} does not require {a}.",
         "sources": "Sources",
         "trust": "trust",
         "inferred": "inferred along",
@@ -285,8 +318,11 @@ def _check(answer: Answer, lang: str) -> str:
     s, o = _label(answer, d["subject"]), _label(answer, d["object"])
     verb = _verb(d["predicate"], lang)
     outcome = d["outcome"]
+    if d.get("norm"):
+        return _norm(answer, lang)
     if outcome == "unknown":
-        return _no_answer(answer, lang)
+        checked = ", ".join(dict.fromkeys(st.rule for st in answer.trace.steps)) or d["predicate"]
+        return t["dont_know_check"].format(x=f"{s} {verb} {o}", checked=checked)
     if outcome == "conflicting":
         return f"{t['conflict']}: {s} {verb} {o}?"
     positive = outcome == "supported"
@@ -401,7 +437,13 @@ def _connection(answer: Answer, lang: str) -> str:
 
 def _unknown(answer: Answer, lang: str) -> str:
     t = _T[lang]
-    text = t["unknown"].format(x=answer.data.get("name", ""))
+    d = answer.data
+    known = [_label(answer, c) for c in d.get("known", [])]
+    if known and d.get("name"):
+        quoted = ", ".join((f"«{k}»" if lang == "ru" else f"'{k}'") for k in known)
+        text = t["know_but_not"].format(known=quoted, x=d["name"])
+    else:
+        text = t["unknown"].format(x=d.get("name", ""))
     if answer.suggestions:
         text += " " + t["did_you_mean"].format(x=", ".join(answer.suggestions))
     return text
@@ -417,6 +459,89 @@ def _no_answer(answer: Answer, lang: str) -> str:
     return _T[lang]["no_answer"]
 
 
+def _not_understood(answer: Answer, lang: str) -> str:
+    t = _T[lang]
+    known = [_label(answer, c) for c in answer.data.get("known", [])]
+    return t["not_understood"].format(known=t["understood"].format(x=", ".join(known)) if known else "")
+
+
+def _number(value: str, lang: str) -> str:
+    # Long integers grouped by thousands: readable, and never mistaken for a phone or card number.
+    if not (value.isdigit() and len(value) > 4):
+        return value
+    grouped = f"{int(value):,}"
+    return grouped.replace(",", "\u00a0") if lang == "ru" else grouped
+
+
+def _value(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    shown = f"{_number(str(d['value']), lang)} {d.get('unit') or ''}".strip()
+    x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
+    if d.get("holder") and d["holder"] != d["subject"]:
+        return t["inherited_value"].format(
+            a=a if lang == "en" else _cap(a), x=x, v=shown, h=_label(answer, d["holder"])
+        )
+    return _cap(t["value"].format(a=a if lang == "en" else _cap(a), x=x, v=shown))
+
+
+def _no_value(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    a = _label(answer, d["attribute"]) if d["attribute"] in answer.labels else str(d["attribute"]).replace("_", " ")
+    checked = ", ".join(str(c) for c in d.get("checked", [])) or "—"
+    return t["dont_know_value"].format(a=a, x=_label(answer, d["subject"]), checked=checked)
+
+
+def _count(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    items = ", ".join(_label(answer, c) for c in d["items"])
+    return t["kinds"].format(x=_label(answer, d["concept"]), n=d["count"], items=items)
+
+
+def _members(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    items = ", ".join(_label(answer, c) for c in d["items"])
+    subject = answer.question.split()[1] if lang == "en" and len(answer.question.split()) > 1 else ""
+    if lang == "ru":
+        return t["members"].format(verb=_cap(d["verb"]), items=items)
+    return t["members"].format(Subject=_cap(subject), verb=d["verb"], items=items)
+
+
+def _list(answer: Answer, lang: str) -> str:
+    items = [f"{_label(answer, s)} {_verb(p, lang)} {_label(answer, o)}" for s, p, o in answer.data["facts"]]
+    return _cap("; ".join(items)) + "."
+
+
+def _norm(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    x, a = _label(answer, d["subject"]), _label(answer, d["object"])
+    outcome = d["outcome"]
+    if outcome == "conflicting":
+        return f"{t['conflict']}: {x} — {a}?"
+    if outcome == "unknown":
+        return t["dont_know_norm"].format(v=a, x=x, checked=d["predicate"])
+    yes = outcome == "supported"
+    if d["predicate"] == "permitted":
+        return t["allowed" if yes else "forbidden"].format(a=a, x=x)
+    return t["required" if yes else "not_required"].format(a=a, x=x)
+
+
+def _no_norm(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    checked = ", ".join(d.get("checked", []))
+    return t["dont_know_norm"].format(v=d["verb"], x=_label(answer, d["subject"]), checked=checked)
+
+
+def _no_analogy(answer: Answer, lang: str) -> str:
+    d = answer.data
+    return _T[lang]["no_analogy"].format(x=_label(answer, d["concept"]), y=_label(answer, d["other"]))
+
+
 _BODIES: dict[str, Any] = {
     "define": _define,
     "check": _check,
@@ -428,5 +553,14 @@ _BODIES: dict[str, Any] = {
     "connection": _connection,
     "unknown_concept": _unknown,
     "ambiguous": _ambiguous,
+    "not_understood": _not_understood,
     "no_answer": _no_answer,
+    "value": _value,
+    "count_value": _value,
+    "no_value": _no_value,
+    "count": _count,
+    "members": _members,
+    "list": _list,
+    "no_norm": _no_norm,
+    "no_analogy": _no_analogy,
 }

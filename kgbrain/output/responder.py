@@ -110,11 +110,16 @@ class Responder:
         """The answer's content: what the selected hypothesis says, first."""
         lang = _lang(result)
         h = result.selected
-        if h is None:
+        if result.reply is not None:
+            text = body(result.reply)
+            causal = str(getattr(result.reply.mode, "value", "")) == "causal"
+        elif h is None:
             return ""
-        answer = h.payload if hasattr(h.payload, "data") else None
-        text = body(answer) if answer is not None else _cap(self.statement(h, lang)) + "."
-        if result.intent == "why" and h.hypothesis_type is HypothesisType.CAUSAL:
+        else:
+            answer = h.payload if hasattr(h.payload, "data") else None
+            text = body(answer) if answer is not None else _cap(self.statement(h, lang)) + "."
+            causal = h.hypothesis_type is HypothesisType.CAUSAL
+        if result.intent == "why" and causal:
             premise = self._premise(result, lang)
             if premise and lang == "ru" and result.subject_text:
                 # A Russian "почему X?" states its premise in declarative order, inflected as the user wrote it;
@@ -145,6 +150,8 @@ class Responder:
             StoreError: the store failed.
         """
         h = result.selected
+        if h is None and result.reply is not None:
+            return tuple(result.reply.sources)
         if h is None or not h.source_refs:
             return ()
         key = (result.cycle_id, h.hypothesis_id)
@@ -158,6 +165,8 @@ class Responder:
         Raises:
             StoreError: the store failed.
         """
+        if result.reply is not None and _kind(result.reply) in _OWN_WORDS.get(result.decision.action, _NOTHING):
+            return self._reply(result)
         lang = _lang(result)
         t = TEXT[lang]
         action = result.decision.action
@@ -200,10 +209,59 @@ class Responder:
             parts.append(t["limited"])
         return " ".join(p for p in parts if p).strip()
 
+    def _reply(self, result: CognitiveResult) -> str:
+        """The reasoner's answer to the question as asked, hedged by its own confidence (seed 000 templates).
+
+        Nothing here depends on Ring 2 or on the resources, so the text is the same on a busy and an idle
+        machine; the loop's extra hypotheses and any limit it hit stay in the trace.
+        """
+        lang = _lang(result)
+        t = TEXT[lang]
+        reply = result.reply
+        content = self.content(result)
+        refs = self.cited(result)
+        sources = cite(refs, lang)
+        action = result.decision.action
+        confidence = result.confidence
+        if action is ActionType.RESPOND_DIRECT:
+            parts = [content, sources]
+        elif action is ActionType.RESPOND_HEDGED:
+            hedged = _hedge(content, confidence, lang)
+            if confidence > MEDIUM_CONFIDENCE:
+                parts = [hedged, t["confidence"].format(p=confidence), sources]
+            else:
+                top = refs[0].name if refs else None
+                parts = [hedged, t["check_source"].format(source=top) if top else "", sources]
+        else:  # a clarification or "I don't know": the reasoner's own words say what is missing or was checked
+            parts = [body(reply)]
+        return " ".join(p for p in parts if p).strip()
+
 
 def body(answer: Any) -> str:
     """The reasoner answer's content alone: rendered without hedging (its action) and without sources."""
     return render(dataclasses.replace(answer, action="content", sources=()))
+
+
+class _Any:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_ANY = _Any()
+_NOTHING: frozenset[str] = frozenset()
+# Which reasoner answers are said in their own words under each action: any content when answering; under a
+# refusal, the answers saying what was checked ("I don't know …"); under a clarification, those saying what is
+# missing. Other actions (learn, correct, …) keep their seed 000 templates.
+_OWN_WORDS: dict[ActionType, Any] = {
+    ActionType.RESPOND_DIRECT: _ANY,
+    ActionType.RESPOND_HEDGED: _ANY,
+    ActionType.REFUSE: frozenset({"no_answer", "no_value", "no_norm", "no_analogy", "check"}),
+    ActionType.ASK_CLARIFICATION: frozenset({"unknown_concept", "not_understood"}),
+}
+
+
+def _kind(answer: Any) -> str:
+    return str((getattr(answer, "data", None) or {}).get("kind", ""))
 
 
 def _lang(result: CognitiveResult) -> str:

@@ -28,15 +28,17 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kgbrain.errors import InputError
 from kgbrain.knowledge import Authority, Fact
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retriever
+from kgbrain.reasoning.claims import parse_claim_sentence
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -75,6 +77,10 @@ _TRANSLIT = str.maketrans(
 _CITATION_STOP = frozenset(
     {"prikaz", "prikaza", "prikazu", "prikazom", "order", "st", "statya", "stati", "article", "art", "no", "n"}
 )
+
+
+# Reasoner.check_many: (subject, predicate, object, polarity) names -> Checks, the decision verify makes.
+Decide = Callable[[list[tuple[str, str, str, bool]]], list[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +236,32 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower().translate(_TRANSLIT))
 
 
-def check_claims(draft: str, retriever: Retriever, packs: Sequence[EvidencePack], lang: str) -> list[ClaimCheck]:
-    """Sentences naming two concepts, compared with the stored facts between them."""
+def check_claims(
+    draft: str,
+    retriever: Retriever,
+    packs: Sequence[EvidencePack],
+    lang: str,
+    decide: Decide | None = None,
+    sources: Callable[[list[str]], Sequence[Any]] | None = None,
+) -> list[ClaimCheck]:
+    """Every claim of the draft, decided as `verify` decides it; other sentences naming two concepts are
+    compared with the stored facts between them.
+
+    A sentence that reads as a claim ("A neuron is a transistor", «Нейроны не имеют ДНК») goes through `decide`
+    (Reasoner.check_many: the semantics of verify and ask); a REFUTED claim is contradicted, a SUPPORTED one
+    supported, and an undecided one is left alone.
+    """
     out = []
     for sentence in (s.strip() for s in _SENTENCE.split(draft)):
         if not sentence:
             continue
+        triple = parse_claim_sentence(sentence, lang) if decide is not None else None
+        if triple is not None and decide is not None:
+            check = decide([(triple.subject, triple.predicate, triple.object, triple.polarity)])[0]
+            decided = _decided(sentence, check, sources)
+            if decided is not None:
+                out.append(decided)
+                continue
         concepts, _unknown, _words = retriever.link(sentence)
         if len(concepts) < 2:
             continue
@@ -261,6 +287,19 @@ def check_claims(draft: str, retriever: Retriever, packs: Sequence[EvidencePack]
     return out
 
 
+def _decided(sentence: str, check: Any, sources: Callable[[list[str]], Sequence[Any]] | None) -> ClaimCheck | None:
+    verdict = {"supported": "supported", "refuted": "contradicted"}.get(str(check.outcome.value))
+    if verdict is None:
+        return None
+    step = next((st for st in check.trace.steps if st.facts), None)
+    source = step.sources[0] if step is not None and step.sources else ""
+    refs = list(sources([source])) if sources is not None and source else []
+    authority = refs[0].authority if refs else None
+    severity = "info" if verdict == "supported" else "critical" if authority == "NORM" else "warning"
+    fact = check.explanation or (step.conclusion if step is not None else "")
+    return ClaimCheck(sentence, verdict, fact, step.facts[0] if step is not None else "", source, authority, severity)
+
+
 def _strength(f: Fact) -> tuple[int, float]:
     return (TIER_RANK.get(f.authority, 0) if f.authority else 0, f.trust * f.confidence)
 
@@ -274,7 +313,14 @@ def _claim(sentence: str, verdict: str, f: Fact, severity: str, retriever: Retri
 
 
 def check_answer(
-    draft: str, question: str, rules: Sequence[Rule], retriever: Retriever, *, language: str | None = None
+    draft: str,
+    question: str,
+    rules: Sequence[Rule],
+    retriever: Retriever,
+    *,
+    language: str | None = None,
+    decide: Decide | None = None,
+    sources: Callable[[list[str]], Sequence[Any]] | None = None,
 ) -> AnswerReport:
     """Apply rules, claim checks and citation checks to a draft; criticals first, warnings appended.
 
@@ -288,7 +334,7 @@ def check_answer(
     retrieval = retriever.retrieve(f"{question}\n{draft}", hops=1)
     packs = list(retrieval.by_fact.values())
     fired = tuple(r for r in rules if r.fires(question, draft))
-    claims = tuple(check_claims(draft, retriever, packs, lang))
+    claims = tuple(check_claims(draft, retriever, packs, lang, decide, sources))
     citations = tuple(check_citations(draft, packs))
     head: list[str] = []
     tail: list[str] = []

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from kgbrain.config import Config
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retrieval, Retriever
-from kgbrain.reasoning.actions import ActionDecision, ActionSelector, Situation, SuccessHistory
+from kgbrain.reasoning.actions import ActionDecision, ActionSelector, ActionType, Situation, SuccessHistory
 from kgbrain.reasoning.goals import Goal, GoalManager, GoalStatus, GoalType
 from kgbrain.reasoning.hypotheses import (
     Conclusion,
@@ -42,7 +42,7 @@ from kgbrain.reasoning.planner import (
     ReasoningState,
     check_stop_conditions,
 )
-from kgbrain.reasoning.question import parse_question
+from kgbrain.reasoning.question import Intent, Question
 from kgbrain.reasoning.resources import ResourceMonitor, ResourceState
 from kgbrain.reasoning.salience import SalienceScore, compute_salience
 from kgbrain.reasoning.trace import Mode, Outcome, Step, Trace, chain_of_steps
@@ -55,13 +55,21 @@ RING2_INTENTS: dict[str, HypothesisType] = {
     "effects": HypothesisType.CAUSAL,
     "like": HypothesisType.ANALOGICAL,
 }
-VERIFY_INTENTS = frozenset({"is_a", "has", "can"})
+VERIFY_INTENTS = frozenset({"is_a", "has_property", "has", "part_of", "can", "causal"})
 _MODE_KIND = {
     Mode.CAUSAL: HypothesisType.CAUSAL,
     Mode.ANALOGICAL: HypothesisType.ANALOGICAL,
     Mode.DEDUCTIVE: HypothesisType.DEDUCTIVE,
     Mode.ASSOCIATIVE: HypothesisType.DIRECT,
     Mode.DIRECT: HypothesisType.DIRECT,
+}
+# The reasoner's action for its answer -> the loop's action (seed 001 ActionType names).
+REPLY_ACTIONS: dict[str, ActionType] = {
+    "respond": ActionType.RESPOND_DIRECT,
+    "respond_hedged": ActionType.RESPOND_HEDGED,
+    "report_uncertainty": ActionType.RESPOND_HEDGED,
+    "ask_clarification": ActionType.ASK_CLARIFICATION,
+    "no_answer": ActionType.REFUSE,
 }
 SOURCE_CONFLICT_GAP = 0.3  # seed 001 SOURCE_CONFLICT: the more trusted side wins beyond this trust gap
 GAP_STRENGTH = 0.5  # explore_topic: a neighbour whose best fact has confidence x trust below this is a gap
@@ -70,7 +78,11 @@ GAP_STRENGTH = 0.5  # explore_topic: a neighbour whose best fact has confidence 
 class ReasonerPort(Protocol):
     """What the loop needs from the reasoner (kgbrain.reasoning.reasoner.Reasoner provides it)."""
 
-    def ask(self, question: str) -> Any:
+    def understand(self, question: str) -> Question:
+        """The question parsed once and linked: every later stage receives this."""
+        ...
+
+    def answer(self, question: Question) -> Any:
         """The reasoner's Answer (mode, confidence, trace, concepts, sources, suggestions, outcome)."""
         ...
 
@@ -117,6 +129,7 @@ class CognitiveResult:
     notes: list[str] = field(default_factory=list)
     sub_goals: list[Goal] = field(default_factory=list)  # explore_topic: learn_fact goals for knowledge gaps
     subject_text: str = ""  # the question's subject slot as the user wrote it ("нейроны важны для мышления")
+    reply: Any = None  # the reasoner's Answer to the question as asked: it alone decides text and confidence
 
     @property
     def answer(self) -> Any:
@@ -220,10 +233,12 @@ def resolve_by_trust(h: Hypothesis, packs: dict[str, EvidencePack]) -> Hypothesi
 class _Cycle:
     """The mutable working state of one cycle."""
 
-    def __init__(self, loop: CognitiveLoop, question: str, intent: str, retrieval: Retrieval) -> None:
+    def __init__(self, loop: CognitiveLoop, question: Question, retrieval: Retrieval, *, statement: bool) -> None:
         self.loop = loop
-        self.question = question
-        self.intent = intent
+        self.statement = statement  # a goal type was given: the text may be a statement, not a question
+        self.parsed = question
+        self.question = question.text
+        self.intent = question.intent.value
         self.retrieval = retrieval
         self.engine = HypothesisEngine(loop.config.hypotheses)
         self.state = ReasoningState(retrieved_evidence=list(retrieval.packs))
@@ -252,7 +267,12 @@ class _Cycle:
         self.state.iteration += 1
 
     def consult(self) -> list[Hypothesis]:
-        answer = self.loop.reasoner.ask(self.question)
+        q = self.parsed
+        if q.intent is Intent.UNKNOWN and self.statement and len(q.concepts) >= 2:
+            # A statement to learn or a topic to explore is no question: what the knowledge base says about the
+            # concepts it names is what the loop weighs it against.
+            q = replace(q, intent=Intent.RELATION, unresolved=())
+        answer = self.loop.reasoner.answer(q)
         self.answers.append(answer)
         self.suggestions = self.suggestions or tuple(getattr(answer, "suggestions", ()) or ())
         return [self.engine.from_conclusion(c, self.packs) for c in conclusions_of(answer, self.packs)]
@@ -283,8 +303,9 @@ class _Cycle:
     def ring1(self) -> None:
         self.retrieval = self.flag_conflicts(self.retrieval)
         found = self.engine.direct(self.retrieval.packs, self.retrieval.concepts)
-        if self.intent not in RING2_INTENTS:
-            found += self.consult()
+        # The mode the question asks for always runs here, in Ring 1 (a causal chain costs under a millisecond):
+        # resource limits may drop Ring 2's optional work, never the answer to the question as asked.
+        found += self.consult()
         self.state.contradiction_flags = sorted({*self.scan(), *self.open_conflicts})
         self.rescore(found)
         self.plan.append("check_confidence")
@@ -306,8 +327,6 @@ class _Cycle:
             self.retrieval = self.flag_conflicts(deeper)
             self.state.retrieved_evidence = list(deeper.packs)
         extra: list[Hypothesis] = []
-        if self.intent in RING2_INTENTS:
-            extra += self.consult()
         for analogy in analogies[:2]:
             c = Conclusion(
                 kind=HypothesisType.ANALOGICAL,
@@ -405,13 +424,16 @@ class CognitiveLoop:
         Raises:
             StoreError: the store failed.
         """
-        started = time.perf_counter()
         cfg = self.config
-        parsed = parse_question(question)
-        intent = str(getattr(parsed.intent, "value", parsed.intent))
-        lang = str(parsed.language)
+        parsed = self.reasoner.understand(question)
+        # The goal's time limit counts the cycle, not understanding (the first question of a process loads the
+        # morphology dictionaries).
+        started = time.perf_counter()
+        intent = parsed.intent.value
+        lang = parsed.language
         self.retriever.begin()
-        cycle = _Cycle(self, question, intent, self.retriever.retrieve(question, hops=1, goal_text=question))
+        retrieval = self.retriever.retrieve(question, hops=1, goal_text=question)
+        cycle = _Cycle(self, parsed, retrieval, statement=goal_type is not None)
         retrieval = cycle.retrieval
         active = self.goals.peek()
         salience = compute_salience(
@@ -473,7 +495,13 @@ class CognitiveLoop:
             step = new_plan.steps[-1]
 
         retrieval = cycle.retrieval
+        # The reasoner's answer to the question as asked decides, never a loose statement; a sentence that is
+        # no question (a fact to learn, a topic to explore) is left to the loop's own hypotheses.
+        reply = cycle.answers[0] if cycle.answers and (intent != "unknown" or goal_type is None) else None
         best = best_hypothesis(cycle.hypotheses, intent)
+        if reply is not None:
+            own = [h for h in cycle.hypotheses if h.payload is reply]
+            best = own[0] if own else None  # the first is the reasoner's best (its best causal path)
         clarification = self.clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, lang)
         if cycle.guessed and clarification is None:  # the concepts were guessed from similar names: ask first
             clarification = self.clarification(retrieval, tuple(cycle.guessed), None, lang)
@@ -496,8 +524,14 @@ class CognitiveLoop:
             unknown_concept=unknown is not None,
         )
         decision = self.selector.select(situation, resources, final=True)
+        confidence = cycle.state.best_score
+        if reply is not None:
+            # One decision: the answer's verdict and confidence are the reasoner's (as in verify), whatever the
+            # loop's scoring or the resources; the loop's own choice stays in the trace as an alternative.
+            confidence = float(reply.confidence)
+            decision = replace(decision, action=REPLY_ACTIONS.get(str(reply.action), decision.action))
         uncertainty = evaluate_uncertainty(
-            cycle.state.best_score,
+            confidence,
             lang,
             # Unknown words are missing concepts only when nothing was named or the reasoner found a name unknown
             # ("важны" in a question about neurons is not a gap in the knowledge base).
@@ -509,7 +543,7 @@ class CognitiveLoop:
             mean_freshness=1.0 - score.staleness if score else None,
             chain_steps=len(best.reasoning_steps) if best else 0,
             has_evidence=situation.has_evidence,
-            resource_constrained=ring2_blocked,
+            resource_constrained=ring2_blocked and reply is None,
         )
         sub_goals = self.knowledge_gaps(goal, retrieval) if kind is GoalType.EXPLORE_TOPIC else []
         if sub_goals:
@@ -545,13 +579,14 @@ class CognitiveLoop:
             contradictions=list(cycle.state.contradiction_flags),
             clarification=clarification,
             suggestions=cycle.suggestions,
-            confidence=cycle.state.best_score,
+            confidence=confidence,
             answers=cycle.answers,
             conflict_records=sorted(cycle.conflicts.values()),
             duration_ms=(time.perf_counter() - started) * 1000.0,
             notes=[*notes, *retrieval.notes],
             sub_goals=sub_goals,
-            subject_text=str(getattr(parsed, "subject", "") or ""),
+            subject_text=parsed.subject,
+            reply=reply,
         )
 
     def record_outcome(self, result: CognitiveResult, success: bool) -> None:

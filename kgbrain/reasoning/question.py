@@ -1,14 +1,16 @@
-"""Rule-based question understanding in Russian and English.
+"""Rule-based question understanding in Russian and English: one typed question for every later stage.
 
-A question is matched against ordered patterns ("Что такое X?", "Is X a Y?", "Почему X …?") that give
-its intent and the text of its slots; the slots are linked to concepts afterwards. No ML: the patterns are
-the seed's question forms plus their common variants.
+`parse_question` matches ordered patterns ("Что такое X?", "Is X a Y?", "What is the P of X?", «Можно ли …»)
+that give the intent and the slot texts; `Reasoner.understand` then links the slots to concepts once and
+refines the intent from what they name (a property is not a class: "Is Max sour?" asks `has_property`).
+The loop, the reasoner and the responder all receive that `Question`; none of them parses the text again.
+No ML: the patterns are the seed's question forms plus their common variants.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from kgbrain.language import detect_language
@@ -18,38 +20,103 @@ class Intent(str, Enum):
     """What a question asks for."""
 
     DEFINE = "define"  # Что такое X? / What is X?
-    WHY = "why"  # Почему X (важен для Y)? / Why ...?
+    WHY = "why"  # Почему X (важен для Y)? / Why ...? (a causal chain)
     IS_A = "is_a"  # Является ли X Y? / Is X a Y?
+    HAS_PROPERTY = "has_property"  # Кислый ли Макс? / Is Max sour?
     HAS = "has"  # Есть ли у X Y? / Does X have Y?
+    PART_OF = "part_of"  # Является ли X частью Y? / Is X part of Y?
     CAN = "can"  # Может ли X Y? / Can X Y?
+    CAUSAL = "causal"  # Вызывает ли X Y? / Does X cause (lead to, prevent, enable) Y?
+    VALUE = "value"  # Каков P у X? / What is the P of X?
+    COUNT = "count"  # Сколько …? / How many …?
+    WH = "wh"  # Кто назвал X? / Who named X? / Which cells divide?
     LIKE = "like"  # На что похож X? / What is X like?
+    ANALOGY = "analogy"  # Похож ли X на Y? / Is X like Y?
     CAUSES = "causes"  # Что вызывает X? / What causes X?
     EFFECTS = "effects"  # К чему приводит X? / What does X cause?
     RELATION = "relation"  # Как связаны X и Y? / How is X related to Y?
+    PERMISSION = "permission"  # Можно ли …? / Is it allowed to …?
+    OBLIGATION = "obligation"  # Нужно ли …? / Must …?
     UNKNOWN = "unknown"
+
+
+# The intents answered yes or no: the reasoner's decision is the answer.
+YES_NO = frozenset({Intent.IS_A, Intent.HAS_PROPERTY, Intent.HAS, Intent.PART_OF, Intent.CAN, Intent.CAUSAL})
+# The verb of a causal yes/no question -> the predicate it asks about (by prefix, both languages).
+CAUSAL_VERBS: tuple[tuple[str, str], ...] = (
+    ("caus", "causes"),
+    ("trigger", "causes"),
+    ("result", "leads_to"),
+    ("lead", "leads_to"),
+    ("prevent", "prevents"),
+    ("enabl", "enables"),
+    ("вызыва", "causes"),
+    ("привод", "leads_to"),
+    ("вед", "leads_to"),
+    ("предотвращ", "prevents"),
+    ("препятств", "prevents"),
+    ("обеспечива", "enables"),
+)
+NORMATIVE = frozenset({Intent.PERMISSION, Intent.OBLIGATION})
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A parsed question: its language, intent and slot texts (not yet linked to concepts)."""
+    """A question, parsed once: language, intent, slot texts and (after linking) the concepts they name.
+
+    `subject`/`object` are the slot texts as written; `verb` is the wh-question's or norm's verb ("named",
+    «выдавать»); `concepts` are the linked concept ids in slot order and `unresolved` the slot texts that name
+    no concept; `variables` name what a wh/value/count question asks for (`?x`).
+    """
 
     text: str
     language: str  # "ru" or "en"
     intent: Intent
     subject: str = ""
     object: str = ""
+    verb: str = ""
+    polarity: bool = True
+    variables: tuple[str, ...] = ()
+    concepts: tuple[str, ...] = ()
+    unresolved: tuple[str, ...] = ()
+    linked: bool = False  # set by Reasoner.understand
+
+    def with_links(self, intent: Intent, concepts: tuple[str, ...], unresolved: tuple[str, ...]) -> Question:
+        """This question with its intent refined and its slots linked."""
+        return replace(self, intent=intent, concepts=concepts, unresolved=unresolved, linked=True)
+
+
+def causal_predicate(verb: str) -> str:
+    """The causal predicate a verb asks about ("prevent" -> prevents); `causes` when none matches."""
+    v = verb.lower()
+    return next((p for prefix, p in CAUSAL_VERBS if v.startswith(prefix)), "causes")
 
 
 _A = r"(?:an?\s+|the\s+)?"
-# Ordered: the first pattern that matches wins; groups are (subject, object).
+_RU_VERB = r"(?P<v>\S+(?:ся|сь|ть|ет|ют|ит|ят|ат|ут))"
+# Ordered: the first pattern that matches wins; groups are s (subject), o (object), v (verb).
 _PATTERNS: tuple[tuple[Intent, str], ...] = (
     # Russian
     (Intent.LIKE, r"^(?:на\s+что|на\s+кого|чему)\s+(?:похож[аеи]?|подобн[аоы]?)\s+(?P<s>.+)$"),
     (Intent.LIKE, r"^(?P<s>.+?)\s+(?:похож[аеи]?|подобн[аоы]?)\s+на\s+(?:что|кого)$"),
     (Intent.LIKE, r"^(?:с\s+чем\s+можно\s+сравнить|что\s+похоже\s+на)\s+(?P<s>.+)$"),
+    (Intent.ANALOGY, r"^(?:похож[аеи]?|подобн[аоы]?)\s+ли\s+(?P<s>.+?)\s+на\s+(?P<o>.+)$"),
     (Intent.DEFINE, r"^(?:что\s+так(?:ое|ой|ая)|кто\s+так(?:ой|ая|ие)|что\s+значит|что\s+есть)\s+(?P<s>.+)$"),
     (Intent.DEFINE, r"^(?:расскажи(?:те)?\s+(?:мне\s+)?(?:о|об|про)|опиши(?:те)?)\s+(?P<s>.+)$"),
+    (Intent.PERMISSION, r"^(?:можно\s+ли|разрешено\s+ли|допускается\s+ли|допустимо\s+ли)\s+(?P<v>\S+)\s+(?P<s>.+)$"),
+    (
+        Intent.OBLIGATION,
+        r"^(?:нужно\s+ли|надо\s+ли|необходимо\s+ли|следует\s+ли|требуется\s+ли)\s+(?P<v>\S+)\s+(?P<s>.+)$",
+    ),
+    (Intent.OBLIGATION, r"^(?:обязан[аы]?|должн[аоы]?|должен)\s+ли\s+(?P<s>.+?)\s+(?P<v>\S+ть)\s+(?P<o>.+)$"),
+    (Intent.PART_OF, r"^(?:является\s+ли|входит\s+ли|входят\s+ли)\s+(?P<s>.+?)\s+(?:частью|в\s+состав)\s+(?P<o>.+)$"),
     (Intent.IS_A, r"^(?:является\s+ли|верно\s+ли,?\s+что)\s+(?P<s>.+?)\s+(?:—|-|это)?\s*(?P<o>[^—-]+?)$"),
+    (
+        Intent.CAUSAL,
+        r"^(?P<v>вызыва(?:ет|ют)|предотвраща(?:ет|ют)|обеспечива(?:ет|ют)|препятству(?:ет|ют))\s+ли\s+"
+        r"(?P<s>.+?)\s+(?P<o>[^\s].*)$",
+    ),
+    (Intent.CAUSAL, r"^(?P<v>привод(?:ит|ят)|вед(?:ёт|ет|ут))\s+ли\s+(?P<s>.+?)\s+к\s+(?P<o>.+)$"),
     (Intent.HAS, r"^(?:есть\s+ли\s+у|имеет\s+ли)\s+(?P<s>.+?)\s+(?P<o>\S+(?:\s+\S+)?)$"),
     (Intent.HAS, r"^(?:содержит\s+ли|содержат\s+ли)\s+(?P<s>.+?)\s+(?P<o>\S+(?:\s+\S+)?)$"),
     (Intent.CAN, r"^(?:может\s+ли|могут\s+ли|способ[енна]+\s+ли)\s+(?P<s>.+?)\s+(?P<o>\S+(?:\s+\S+)?)$"),
@@ -61,27 +128,60 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.CAUSES, r"^(?:каковы|какие)\s+причины\s+(?P<s>.+)$"),
     (
         Intent.EFFECTS,
-        r"^(?:к\s+чему\s+привод(?:ит|ят)|что\s+вызыва(?:ет|ют)|каковы\s+последствия|что\s+обеспечива(?:ет|ют))\s+(?P<s>.+)$",
+        r"^(?:к\s+чему\s+привод(?:ит|ят)|каковы\s+последствия|что\s+обеспечива(?:ет|ют))\s+(?P<s>.+)$",
     ),
     (Intent.RELATION, r"^как\s+связаны\s+(?P<s>.+?)\s+и\s+(?P<o>.+)$"),
     (Intent.RELATION, r"^(?:какая\s+)?связь\s+(?:между\s+)?(?P<s>.+?)\s+и\s+(?P<o>.+)$"),
+    (Intent.COUNT, r"^сколько\s+(?P<s>.+)$"),
+    (Intent.WH, r"^где\s+(?P<v>находится|находятся|расположен[аоы]?)\s+(?P<o>.+)$"),
+    (Intent.WH, r"^из\s+чего\s+(?P<v>сделан[аоы]?|состо(?:ит|ят))\s+(?P<o>.+)$"),
+    (Intent.WH, r"^(?:как(?:ие|ой|ая|ое))\s+(?P<s>.+?)\s+" + _RU_VERB + r"$"),
+    (Intent.VALUE, r"^(?:каков[аоы]?|как(?:ой|ая|ое|ие)|чему\s+равн(?:ы|а|о|ен))\s+(?P<s>.+)$"),
+    (Intent.WH, r"^(?:кто|что)\s+(?P<v>\S+)\s+(?P<o>.+)$"),
     (Intent.WHY, r"^(?:почему|зачем|отчего)\s+(?P<s>.+)$"),
+    (Intent.IS_A, r"^(?P<o>\S+)\s+ли\s+(?P<s>.+)$"),
     (Intent.IS_A, r"^(?P<s>.+?)\s+(?:—|-|это)\s+(?:это\s+)?(?P<o>.+?)(?:\s+ли)?$"),
     # English
     (Intent.LIKE, r"^what\s+(?:is|are)\s+(?P<s>.+?)\s+(?:like|similar\s+to|analogous\s+to|comparable\s+to)$"),
     (Intent.LIKE, r"^what\s+(?:is|are)\s+(?:similar|analogous)\s+to\s+(?P<s>.+)$"),
     (Intent.LIKE, r"^(?P<s>.+?)\s+(?:is|are)\s+(?:like|similar\s+to)\s+what$"),
-    (Intent.CAUSES, r"^what\s+(?:causes|leads\s+to|results\s+in|triggers)\s+(?P<s>.+)$"),
+    (Intent.CAUSES, r"^what\s+(?:causes|leads\s+to|results\s+in)\s+(?P<s>.+)$"),
     (Intent.CAUSES, r"^what\s+are\s+the\s+causes\s+of\s+(?P<s>.+)$"),
     (Intent.EFFECTS, r"^what\s+(?:does|do)\s+(?P<s>.+?)\s+(?:cause|lead\s+to|enable|result\s+in)$"),
     (Intent.EFFECTS, r"^what\s+are\s+the\s+(?:effects|consequences)\s+of\s+(?P<s>.+)$"),
     (Intent.RELATION, r"^how\s+(?:is|are)\s+(?P<s>.+?)\s+(?:related|connected|linked)\s+to\s+(?P<o>.+)$"),
     (Intent.RELATION, r"^how\s+are\s+(?P<s>.+?)\s+and\s+(?P<o>.+?)\s+(?:related|connected|linked)$"),
+    (
+        Intent.PERMISSION,
+        r"^(?:is\s+it\s+(?:allowed|permitted|ok|okay|legal|acceptable)\s+to|may\s+(?:i|we|one|you)|"
+        r"can\s+(?:i|we|one|you))\s+(?P<v>\S+)\s+(?P<s>.+)$",
+    ),
+    (Intent.PERMISSION, rf"^(?:may|can)\s+{_A}(?P<s>.+?)\s+be\s+(?P<v>\S+)(?P<o>.*)$"),
+    (Intent.OBLIGATION, rf"^(?:must|should)\s+{_A}(?P<s>.+?)\s+be\s+(?P<v>\S+)(?P<o>.*)$"),
+    (
+        Intent.OBLIGATION,
+        r"^(?:is\s+it\s+(?:required|necessary|mandatory|obligatory)\s+to|must\s+(?:i|we|one|you))\s+"
+        r"(?P<v>\S+)\s+(?P<s>.+)$",
+    ),
+    (Intent.PART_OF, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:a\s+)?part\s+of\s+{_A}(?P<o>.+)$"),
+    (Intent.ANALOGY, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:like|similar\s+to|analogous\s+to)\s+{_A}(?P<o>.+)$"),
+    (Intent.COUNT, r"^how\s+many\s+(?P<s>.+)$"),
+    (Intent.WH, rf"^where\s+(?:is|are)\s+{_A}(?P<o>.+?)\s+(?P<v>located|found|situated)$"),
+    (Intent.WH, rf"^what\s+(?:is|are)\s+{_A}(?P<o>.+?)\s+(?P<v>made)\s+of$"),
+    (Intent.VALUE, r"^what\s+(?:is|are)\s+the\s+(?P<s>.+?\s+of\s+.+)$"),
+    (Intent.VALUE, r"^what\s+(?:is|are)\s+(?P<s>.+?'s?\s+.+)$"),
     (Intent.IS_A, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+{_A}(?:kind\s+of\s+|type\s+of\s+)?(?P<o>\S+(?:\s+\S+)?)$"),
     (Intent.HAS, rf"^(?:does|do)\s+{_A}(?P<s>.+?)\s+(?:have|has|contain|possess)\s+{_A}(?P<o>.+)$"),
+    (
+        Intent.CAUSAL,
+        rf"^(?:does|do|can|could)\s+{_A}(?P<s>.+?)\s+(?P<v>cause|lead\s+to|result\s+in|prevent|enable|trigger)"
+        rf"\s+{_A}(?P<o>.+)$",
+    ),
     (Intent.CAN, rf"^(?:can|could)\s+{_A}(?P<s>.+?)\s+(?P<o>.+)$"),
     (Intent.DEFINE, rf"^(?:what|who)\s+(?:is|are)\s+{_A}(?P<s>.+)$"),
     (Intent.DEFINE, rf"^(?:define|describe|tell\s+me\s+about|explain)\s+{_A}(?P<s>.+)$"),
+    (Intent.WH, r"^which\s+(?P<s>.+?)\s+(?P<v>\S+)$"),
+    (Intent.WH, rf"^(?:who|what)\s+(?P<v>\S+)\s+{_A}(?P<o>.+)$"),
     (Intent.WHY, r"^why\s+(?P<s>.+)$"),
 )
 _COMPILED = tuple((intent, re.compile(p, re.IGNORECASE)) for intent, p in _PATTERNS)
@@ -95,6 +195,7 @@ def parse_question(text: str) -> Question:
     for intent, pattern in _COMPILED:
         m = pattern.match(clean)
         if m:
-            groups = m.groupdict()
-            return Question(text, lang, intent, (groups.get("s") or "").strip(), (groups.get("o") or "").strip())
+            g = {k: (v or "").strip() for k, v in m.groupdict().items()}
+            variables = ("?x",) if intent in (Intent.WH, Intent.VALUE, Intent.COUNT) else ()
+            return Question(text, lang, intent, g.get("s", ""), g.get("o", ""), g.get("v", ""), variables=variables)
     return Question(text, lang, Intent.UNKNOWN, clean)

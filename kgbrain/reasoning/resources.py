@@ -1,4 +1,4 @@
-"""The resource monitor: CPU/RAM load with hysteresis, deciding whether Ring 2 may run (seed 001).
+"""The resource monitor: this process's CPU/RAM use with hysteresis, deciding whether Ring 2 may run (seed 001).
 
 Thresholds (Config.resources): the soft block (expensive actions unavailable) switches on at CPU >= 70 %
 and off only at CPU <= 60 %; the hard block (no Ring 2) switches on at CPU or RAM >= 85 % and off only
@@ -32,24 +32,28 @@ class ResourceState:
 
 
 class PsutilSampler:
-    """CPU load of everything but this process since the previous reading, and RAM use, in percent.
+    """This process's own CPU use since the previous reading (share of the cores it may run on) and its own
+    memory (resident set, share of the machine's RAM), in percent.
 
-    Our own work is excluded: the question is whether the rest of the machine leaves room for Ring 2, and a
-    busy reasoner must not block itself. The first reading has no interval to measure and reports 0 %.
+    The budget is the process's, not the host's: other programs on a shared machine (a build, another
+    service) must not change which work a question gets, and the same question must get the same answer on a
+    busy and an idle machine. The first reading has no interval to measure and reports 0 %.
     """
 
     def __init__(self) -> None:
-        """Start both measuring intervals now."""
+        """Start the measuring interval now."""
         self._me = psutil.Process()
-        self._cores = max(1, psutil.cpu_count() or 1)
-        psutil.cpu_percent(interval=None)
+        affinity = getattr(self._me, "cpu_affinity", None)
+        cores = len(affinity()) if affinity is not None else psutil.cpu_count()
+        self._cores = max(1, cores or 1)
+        self._total = float(psutil.virtual_memory().total) or 1.0
         self._me.cpu_percent(interval=None)
 
     def __call__(self) -> tuple[float, float]:
         """(cpu %, ram %)."""
-        total = psutil.cpu_percent(interval=None)
-        mine = self._me.cpu_percent(interval=None) / self._cores
-        return max(0.0, total - mine), float(psutil.virtual_memory().percent)
+        cpu = min(100.0, self._me.cpu_percent(interval=None) / self._cores)
+        ram = 100.0 * float(self._me.memory_info().rss) / self._total
+        return cpu, ram
 
 
 class ResourceMonitor:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,11 @@ def kb(demo: Brain) -> Iterator[Brain]:
 
 
 def test_a_definition_needs_only_ring_1(kb: Brain) -> None:
+    # A generous time limit: on a loaded machine the 200 ms default may stop the cycle first (no timed asserts).
+    limits = dict(kb.config.goal_limits)
+    limits["answer_question"] = dataclasses.replace(limits["answer_question"], time_limit_ms=60_000.0)
+    kb.config = dataclasses.replace(kb.config, goal_limits=limits)
+    calm(kb)
     r = kb.cognition.loop.run("Что такое нейрон?")
     assert r.ring == 1
     assert r.ring2_triggers == []
@@ -70,15 +76,20 @@ def test_high_priority_and_novelty_trigger_ring_2(kb: Brain) -> None:
     assert r.ring == 2
 
 
-def test_ring_2_is_blocked_under_load_and_the_answer_says_so(demo: Brain) -> None:
+def test_ring_2_is_blocked_under_load_but_the_answer_is_the_same(demo: Brain) -> None:
     out = calm(demo, cpu=95.0).think("Почему нейроны важны для мышления?")
     r = out.result
     assert r.ring == 1
     assert r.ring2_blocked
     assert r.outcome is CognitiveOutcome.RESOURCE_BLOCKED
-    assert UncertaintySource.RESOURCE_CONSTRAINED in r.uncertainty.sources
-    assert "Ограниченные ресурсы — возможна неполная проверка." in out.text
+    assert "ring 2 blocked by the resource monitor" in r.notes  # the limit is in the trace ...
     assert any(a.get("blocked_by") == "resource_blocked" for a in r.decision.alternatives)
+    free = calm(demo, cpu=5.0).think("Почему нейроны важны для мышления?")
+    assert free.result.ring == 2
+    # ... but the causal chain the question asks for ran in Ring 1: the same answer, text and confidence
+    assert (out.text, out.confidence) == (free.text, free.confidence)
+    assert "Ограниченные ресурсы" not in out.text
+    assert UncertaintySource.RESOURCE_CONSTRAINED not in r.uncertainty.sources
 
 
 def test_an_analogy_stays_a_hedged_hypothesis(kb: Brain) -> None:

@@ -1,0 +1,329 @@
+"""Question understanding, second half: linking a parsed question's slots and refining its intent.
+
+`parse_question` (question.py) reads the form of a question; `understand` links what the slots name, once,
+and decides what the form alone cannot: "Is Max sour?" asks `has_property` because sour is a property and not
+a class; "What is the node of Ranvier?" is a definition because the whole slot names one concept; a slot that
+names nothing is kept as `unresolved`, so the answer says what is missing instead of answering another
+question. It also maps the verbs of wh-questions and norms to stored predicates and actions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kgbrain.language import lemma, stem
+from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.question import NORMATIVE, YES_NO, Intent, Question
+
+if TYPE_CHECKING:
+    from kgbrain.reasoning.reasoner import Reasoner
+
+YES_NO_PREDICATES = {
+    "is_a": "is_a",
+    "has_property": "has_property",
+    "has": "has_property",
+    "part_of": "part_of",
+    "can": "can",
+}
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "is",
+        "are",
+        "be",
+        "does",
+        "do",
+        "did",
+        "have",
+        "has",
+        "there",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "how",
+        "many",
+        "much",
+        "its",
+        "it",
+        "for",
+        "with",
+        "by",
+        "and",
+        "or",
+        "from",
+        "that",
+        "this",
+        "these",
+        "those",
+        "than",
+        "about",
+        "any",
+        "all",
+        "у",
+        "в",
+        "во",
+        "на",
+        "о",
+        "об",
+        "от",
+        "до",
+        "из",
+        "и",
+        "или",
+        "ли",
+        "же",
+        "а",
+        "с",
+        "со",
+        "к",
+        "ко",
+        "по",
+        "для",
+        "что",
+        "это",
+        "есть",
+        "как",
+        "сколько",
+        "всего",
+        "бывает",
+        "бывают",
+        "существует",
+        "существуют",
+    ]
+)
+_KINDS = frozenset(
+    [
+        "kind",
+        "kinds",
+        "type",
+        "types",
+        "sort",
+        "sorts",
+        "вид",
+        "вида",
+        "видов",
+        "тип",
+        "типа",
+        "типов",
+        "разновидность",
+        "разновидностей",
+    ]
+)
+# Verbs of wh-questions whose predicate is not the verb itself, by prefix (Russian) or form (English).
+_RU_WH_VERBS: dict[str, tuple[str, ...]] = {
+    "назва": ("named_by",),
+    "откры": ("discovered_by",),
+    "изобр": ("invented_by",),
+    "описа": ("described_by",),
+    "предлож": ("proposed",),
+    "выдвин": ("proposed",),
+    "оспар": ("opposed",),
+    "возраж": ("opposed",),
+    "произв": ("produces",),
+    "выраба": ("produces",),
+    "возбужд": ("excites",),
+    "тормоз": ("inhibits",),
+    "подавл": ("inhibits",),
+    "наход": ("located_in",),
+    "располож": ("located_in",),
+    "сдела": ("made_of",),
+    "состо": ("made_of", "consists_of"),
+    "запуска": ("triggers",),
+    "содерж": ("contains",),
+    "защища": ("protects", "protects_against"),
+    "поддерж": ("supports",),
+}
+_EN_WH_VERBS: dict[str, tuple[str, ...]] = {
+    "located": ("located_in",),
+    "found": ("located_in",),
+    "situated": ("located_in",),
+    "made": ("made_of",),
+}
+
+
+def understand(r: Reasoner, q: Question) -> Question:
+    """Link a parsed question's slots to concepts and refine its intent from what they name.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    intent = q.intent
+    if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION):
+        s, o = _pair(r, q.subject, q.object)
+        missing = tuple(t for t, c in ((q.subject, s), (q.object, o)) if c is None)
+        concepts = tuple(c for c in (s, o) if c is not None)
+        if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
+            intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
+        return q.with_links(intent, concepts, missing)
+    if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
+        found = r._link(_bare(q.subject))
+        return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
+    if intent is Intent.VALUE:
+        return _understand_value(r, q)
+    if intent is Intent.COUNT:
+        return _understand_count(r, q)
+    if intent is Intent.WH:
+        return _understand_wh(r, q)
+    if intent is Intent.WHY:
+        text = f"{q.subject} {q.object}".strip()
+        named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r._link(text)
+        return q.with_links(intent, tuple(named), () if named else (text,))
+    if intent in NORMATIVE:
+        spans = sorted(r.linker.mentions(q.subject), key=lambda m: (m.end - m.start, m.start))
+        subject = spans[-1].concept if spans else None
+        return q.with_links(intent, (subject,) if subject else (), () if subject else (q.subject,))
+    named = list(dict.fromkeys(m.concept for m in r.linker.mentions(q.subject)))
+    return q.with_links(Intent.UNKNOWN, tuple(named), ())
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"^(?:an?|the)\s+", "", text.strip(), flags=re.IGNORECASE)
+
+
+def _pair(r: Reasoner, subject: str, obj: str) -> tuple[str | None, str | None]:
+    unsure = [bool(r.linker.ambiguous(_bare(t))) for t in (subject, obj)]
+    if any(unsure):  # a name two ontologies share is not guessed: the answer lists the candidates
+        return (None if unsure[0] else _first(r, subject)), (None if unsure[1] else _first(r, obj))
+    s, o = r.linker.lookup(_bare(subject)), r.linker.lookup(_bare(obj))
+    if s and o:
+        return s, o
+    # The pattern split "Betz cell divide" at the wrong word: try every split of the slot text as two whole
+    # names before reading names inside the slots ("Betz" alone is Vladimir Betz, not the Betz cell).
+    words = f"{subject} {obj}".split()
+    for cut in range(len(words) - 1, 0, -1):
+        left, right = r.linker.lookup(_bare(" ".join(words[:cut]))), r.linker.lookup(_bare(" ".join(words[cut:])))
+        if left and right:
+            return left, right
+    return s or _first(r, subject), o or _first(r, obj)
+
+
+def _first(r: Reasoner, text: str) -> str | None:
+    if r.linker.ambiguous(_bare(text)):
+        return None
+    found = r._link(_bare(text))
+    return found[0] if found else None
+
+
+def _names_property(r: Reasoner, concept: str) -> bool:
+    """Whether a concept is used as a property (object of has_property) and never as a class."""
+    g = r.graph()
+    if concept not in g.index:
+        return False
+    into = g.into(concept)
+    if any(e.predicate in ("is_a", "instance_of") for e in into) or any(e.predicate == "is_a" for e in g.out(concept)):
+        return False
+    return any(e.predicate == "has_property" for e in into)
+
+
+def _uncovered(text: str, mentions: Sequence[Any]) -> str:
+    """The content words of `text` that no mention covers, as one phrase (what the question names unknown)."""
+    words = re.findall(r"[\w'-]+", text.lower().replace("ё", "е"))
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    return " ".join(w for i, w in enumerate(words) if i not in covered and w not in _STOP and not w.isdigit())
+
+
+def _understand_value(r: Reasoner, q: Question) -> Question:
+    declared = r.predicates().declared
+    whole = r.linker.lookup(_bare(q.subject))
+    if whole and whole not in declared:
+        return q.with_links(Intent.DEFINE, (whole,), ())  # "What is the node of Ranvier?" names one concept
+    mentions = r.linker.mentions(q.subject)
+    attrs = [m.concept for m in mentions if m.concept in declared]
+    others = [m.concept for m in mentions if m.concept not in declared]
+    if attrs and others:
+        return q.with_links(Intent.VALUE, (others[0], attrs[0]), ())
+    return q.with_links(Intent.VALUE, tuple(others + attrs), (_uncovered(q.subject, mentions) or q.subject,))
+
+
+def _understand_count(r: Reasoner, q: Question) -> Question:
+    declared = r.predicates().declared
+    mentions = r.linker.mentions(q.subject)
+    words = set(re.findall(r"\w+", q.subject.lower()))
+    rest = " ".join(w for w in _uncovered(q.subject, mentions).split() if w not in _KINDS)
+    concepts = list(dict.fromkeys(m.concept for m in mentions))
+    if words & _KINDS and concepts:
+        return q.with_links(Intent.COUNT, (concepts[0],), (rest,) if rest else ())
+    attrs = [c for c in concepts if c in declared]
+    others = [c for c in concepts if c not in declared]
+    if attrs and others:
+        return q.with_links(Intent.COUNT, (attrs[0], others[-1]), ())
+    if len(others) < 2:
+        return q.with_links(Intent.COUNT, tuple(concepts), (rest or q.subject,))
+    return q.with_links(Intent.COUNT, (f"{others[0]}_count", others[-1]), ())
+
+
+def _understand_wh(r: Reasoner, q: Question) -> Question:
+    if q.subject:  # "Which cells divide?"
+        concept = _first(r, q.subject)
+        ability = r.linker.lookup(q.verb) or next(
+            (c for form in _infinitives(q.verb) if (c := r.linker.lookup(form))), None
+        )
+        missing = tuple(t for t, c in ((q.subject, concept), (q.verb, ability)) if c is None)
+        return q.with_links(Intent.WH, tuple(c for c in (concept, ability) if c), missing)
+    target = _first(r, q.object)
+    if target is None:
+        return q.with_links(Intent.WH, (), (q.object,))
+    if not wh_predicates(q.verb, q.language, r.graph()):
+        return q.with_links(Intent.WH, (target,), (q.verb,))
+    return q.with_links(Intent.WH, (target,), ())
+
+
+def _infinitives(verb: str) -> list[str]:
+    """The dictionary form of a verb (делятся -> делиться), to find it as a name."""
+    return [lemma(verb)]
+
+
+def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
+    """The stored predicates a wh-question's verb may mean ("named" -> named_by, "produces" -> produces)."""
+    v = verb.lower().replace("ё", "е")
+    names: set[str] = set()
+    if language == "ru":
+        for prefix, predicates in _RU_WH_VERBS.items():
+            if v.startswith(prefix):
+                names.update(predicates)
+    else:
+        names.update(_EN_WH_VERBS.get(v, ()))
+        bases = {v}
+        for end in ("ed", "d", "es", "s"):
+            if v.endswith(end) and len(v) > len(end) + 2:
+                bases.add(v[: -len(end)])
+        for b in bases:
+            names.update({b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", f"{v}_by", f"{b}ed_by", f"{b}d_by"})
+    return {n for n in names if graph.predicate_id(n) >= 0}
+
+
+def _same_word(a: str, b: str) -> bool:
+    # Snowball stems meet for inflections (issue ~ issuing); a verb and its noun share only a prefix in Russian
+    # (выдавать ~ выдача), which is enough among the few actions a norm names.
+    return a == b or stem(a) == stem(b) or (len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4])
+
+
+def best_action(words: Sequence[str], verb: str, names: dict[str, list[str]]) -> str | None:
+    """The action a normative question's verb and words name among `names` (action id -> its names).
+
+    The verb must match a word of the name (выдавать ~ выдача, issue ~ issuing); more matching words and fewer
+    unmatched ones win (использовать … до окончания срока службы picks the longer action).
+    """
+    asked = [w for w in (x.lower().replace("ё", "е") for x in words) if w not in _STOP]
+    v = verb.lower().replace("ё", "е")
+    best: tuple[int, int, str] | None = None
+    for action, labels in names.items():
+        for label in labels:
+            parts = [w for w in re.findall(r"[\w-]+", label.lower().replace("ё", "е")) if w not in _STOP]
+            if not any(_same_word(v, p) for p in parts):
+                continue
+            hits = sum(1 for w in asked if any(_same_word(w, p) for p in parts))
+            score = (hits, -(len(parts) - hits), action)
+            if best is None or score[:2] > best[:2]:
+                best = score
+    return best[2] if best is not None else None

@@ -63,7 +63,11 @@ _EN: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("en.part-of", "part_of", _t(_EN_BE + r"\s+(?:a\s+)?part\s+of")),
     ("en.instance-of", "instance_of", _t(_EN_BE + r"\s+an?\s+instance\s+of")),
     ("en.has", "has_property", _t(_EN_DO_NOT + r"(?:has|have|contains?|possess(?:es)?)")),
-    ("en.can", "can", _t(r"(?:can(?P<neg>not|\s+not|'t)?|(?:(?:is|are)(?P<neg2>\s+not|n't)?\s+)?able\s+to)")),
+    (
+        "en.can",
+        "can",
+        _t(r"(?:can(?P<neg>not|\s+not|'t)?|(?:(?:is|are)(?P<neg2>\s+not|n't)?\s+)?(?:able\s+to|capable\s+of))"),
+    ),
     ("en.causes", "causes", _t(_EN_DO_NOT + r"(?:causes?)")),
     ("en.leads-to", "leads_to", _t(_EN_DO_NOT + r"(?:leads?)\s+to")),
     ("en.prevents", "prevents", _t(_EN_DO_NOT + r"(?:prevents?)")),

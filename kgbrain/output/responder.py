@@ -256,7 +256,7 @@ _OWN_WORDS: dict[ActionType, Any] = {
     ActionType.RESPOND_DIRECT: _ANY,
     ActionType.RESPOND_HEDGED: _ANY,
     ActionType.REFUSE: frozenset({"no_answer", "no_value", "no_norm", "no_analogy", "check"}),
-    ActionType.ASK_CLARIFICATION: frozenset({"unknown_concept", "not_understood"}),
+    ActionType.ASK_CLARIFICATION: frozenset({"unknown_concept", "not_understood", "ambiguous"}),
 }
 
 

@@ -33,7 +33,7 @@ from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, causal_predicate, parse_question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
-from kgbrain.reasoning.understanding import YES_NO_PREDICATES, best_action, understand, wh_predicates
+from kgbrain.reasoning.understanding import YES_NO_PREDICATES, bare, best_action, understand, wh_predicates
 from kgbrain.store.protocol import GraphStore
 
 DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
@@ -609,10 +609,17 @@ class Reasoner:
         )
 
     def _not_understood(self, q: Question) -> Answer:
-        """Say what was understood and what is missing, and answer nothing else (never a definition)."""
+        """Say what was understood and what is missing, and answer nothing else (never a definition).
+
+        A name that several ontologies share ("restaurant") gets a clarification listing the candidates.
+        """
         missing = [m for m in q.unresolved if m] or (
             [q.subject] if q.intent is Intent.UNKNOWN and not q.concepts else []
         )
+        for missed in missing:
+            candidates = self.linker.ambiguous(bare(missed))
+            if candidates:
+                return self._ambiguous(q, missed, candidates)
         name = missing[0] if missing else ""
         words = [w for w in name.split() if len(w) > 3] or [name]
         close = (self.linker.suggest(name) or [s for w in words for s in self.linker.suggest(w)][:3]) if name else []

@@ -166,7 +166,7 @@ def understand(r: Reasoner, q: Question) -> Question:
             intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
         return q.with_links(intent, concepts, missing)
     if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
-        found = r._link(_bare(q.subject))
+        found = r._link(bare(q.subject))
         return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
     if intent is Intent.VALUE:
         return _understand_value(r, q)
@@ -186,31 +186,32 @@ def understand(r: Reasoner, q: Question) -> Question:
     return q.with_links(Intent.UNKNOWN, tuple(named), ())
 
 
-def _bare(text: str) -> str:
+def bare(text: str) -> str:
+    """A slot text without a leading English article."""
     return re.sub(r"^(?:an?|the)\s+", "", text.strip(), flags=re.IGNORECASE)
 
 
 def _pair(r: Reasoner, subject: str, obj: str) -> tuple[str | None, str | None]:
-    unsure = [bool(r.linker.ambiguous(_bare(t))) for t in (subject, obj)]
+    unsure = [bool(r.linker.ambiguous(bare(t))) for t in (subject, obj)]
     if any(unsure):  # a name two ontologies share is not guessed: the answer lists the candidates
         return (None if unsure[0] else _first(r, subject)), (None if unsure[1] else _first(r, obj))
-    s, o = r.linker.lookup(_bare(subject)), r.linker.lookup(_bare(obj))
+    s, o = r.linker.lookup(bare(subject)), r.linker.lookup(bare(obj))
     if s and o:
         return s, o
     # The pattern split "Betz cell divide" at the wrong word: try every split of the slot text as two whole
     # names before reading names inside the slots ("Betz" alone is Vladimir Betz, not the Betz cell).
     words = f"{subject} {obj}".split()
     for cut in range(len(words) - 1, 0, -1):
-        left, right = r.linker.lookup(_bare(" ".join(words[:cut]))), r.linker.lookup(_bare(" ".join(words[cut:])))
+        left, right = r.linker.lookup(bare(" ".join(words[:cut]))), r.linker.lookup(bare(" ".join(words[cut:])))
         if left and right:
             return left, right
     return s or _first(r, subject), o or _first(r, obj)
 
 
 def _first(r: Reasoner, text: str) -> str | None:
-    if r.linker.ambiguous(_bare(text)):
+    if r.linker.ambiguous(bare(text)):
         return None
-    found = r._link(_bare(text))
+    found = r._link(bare(text))
     return found[0] if found else None
 
 
@@ -234,7 +235,7 @@ def _uncovered(text: str, mentions: Sequence[Any]) -> str:
 
 def _understand_value(r: Reasoner, q: Question) -> Question:
     declared = r.predicates().declared
-    whole = r.linker.lookup(_bare(q.subject))
+    whole = r.linker.lookup(bare(q.subject))
     if whole and whole not in declared:
         return q.with_links(Intent.DEFINE, (whole,), ())  # "What is the node of Ranvier?" names one concept
     mentions = r.linker.mentions(q.subject)

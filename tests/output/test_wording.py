@@ -97,3 +97,16 @@ def test_like_is_ranked_by_the_score_it_shows(demo: Brain) -> None:
     scores = [a.score for a in found]
     assert scores == sorted(scores, reverse=True)
     assert found[0].other == "transistor"
+
+
+def test_plurals_and_inflections_link_to_their_concept(tmp_path: Path) -> None:
+    rows = [
+        {"subject": "tumpus", "predicate": "has_property", "object": "sour"},
+        {"subject": "нейрон", "predicate": "is_a", "object": "клетка"},
+    ]
+    with Brain.open(None) as b:
+        b.load([write_jsonl(tmp_path / "f.jsonl", rows)])
+        assert b.resolve("tumpuses") == "tumpus"
+        assert b.resolve("Tumpuses") == "tumpus"
+        assert b.resolve("нейронами") == "нейрон"
+        assert b.resolve("клетки") == "клетка"

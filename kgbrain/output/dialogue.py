@@ -347,6 +347,10 @@ def _check(answer: Answer, lang: str) -> str:
         text += f" ({t['inferred']}: {' → '.join(names)})"
     elif inherited:
         text += f" ({inherited[-1]})"
+    causal = [st.conclusion.split(" ") for st in answer.trace.steps if st.rule == "cau.chain"]
+    if causal and not chain:  # the chain that decided a causal question: smoking → lung damage → shortness of breath
+        route = [causal[0][0], *(parts[-1] for parts in causal)]
+        text += f" ({t['inferred']}: {' → '.join(_label(answer, c) for c in route)})"
     return text
 
 

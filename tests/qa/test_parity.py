@@ -13,7 +13,7 @@ from tests.qa.judge import Case, load_cases
 YES_NO = [
     c
     for c in load_cases()
-    if c.expect in ("yes", "no", "unknown") and c.intent in ("is_a", "has", "has_property", "part_of", "can")
+    if c.expect in ("yes", "no", "unknown") and c.intent in ("is_a", "has", "has_property", "part_of", "can", "causal")
 ]
 _HEDGE = re.compile(r"^(?:Probably|Perhaps|Likely|Вероятно|Возможно|Скорее всего),?\s*", re.IGNORECASE)
 _LEAD = re.compile(r"^(?:Yes|No|Да|Нет),\s*", re.IGNORECASE)

@@ -424,21 +424,44 @@ class CognitiveLoop:
         Raises:
             StoreError: the store failed.
         """
-        cfg = self.config
         parsed = self.reasoner.understand(question)
         # The goal's time limit counts the cycle, not understanding (the first question of a process loads the
         # morphology dictionaries).
         started = time.perf_counter()
-        intent = parsed.intent.value
-        lang = parsed.language
         self.retriever.begin()
         retrieval = self.retriever.retrieve(question, hops=1, goal_text=question)
         cycle = _Cycle(self, parsed, retrieval, statement=goal_type is not None)
-        retrieval = cycle.retrieval
+        salience, goal = self._open_goal(parsed, retrieval, goal_type, priority)
+        plan = self.planner.decompose(goal, query=question)
+        for step in plan.steps[:3]:
+            step.max_retries = 0  # reads of the store are deterministic: a retry returns the same
+        resources = self.monitor.sample()
+
+        replans: list[str] = []
+        if not retrieval.packs:  # step 1 failed: re-plan it (alternative retrieval by similar names)
+            first = self.planner.replan(plan.steps[0], goal, CognitiveOutcome.RETRIEVAL_FAILED)
+            if first is not None:
+                replans.append(first.strategy)
+                cycle.execute(first, resources)
+        cycle.ring1()
+        triggers = self.triggers(cycle.state, goal, salience, cycle.intent)
+        if triggers and resources.ring2_allowed:
+            cycle.ring2()
+        outcome = self._iterate(cycle, plan, goal, resources, started, replans)
+        # Blocked either before Ring 2 could run or by the stop conditions while it was still due.
+        blocked = bool(triggers) and (not resources.ring2_allowed or outcome is CognitiveOutcome.RESOURCE_BLOCKED)
+        blocked = blocked and cycle.ring == 1
+        return self._conclude(cycle, goal, salience, resources, triggers, blocked, outcome, replans, started, goal_type)
+
+    def _open_goal(
+        self, parsed: Question, retrieval: Retrieval, goal_type: GoalType | None, priority: float
+    ) -> tuple[SalienceScore, Goal]:
+        """The question's salience and its goal, pushed (or interrupting the active one, seed 001)."""
+        question, intent = parsed.text, parsed.intent.value
         active = self.goals.peek()
         salience = compute_salience(
             question,
-            cfg.salience,
+            self.config.salience,
             working_memory=self.working_memory,
             active_goal=active.description if active else None,
             unknown_share=1.0 - retrieval.known_fraction,
@@ -451,49 +474,45 @@ class CognitiveLoop:
             self.goals.interrupt(goal)
         else:
             self.goals.push(goal)
-        plan = self.planner.decompose(goal, query=question)
-        for step in plan.steps[:3]:
-            step.max_retries = 0  # reads of the store are deterministic: a retry returns the same
-        limits = cfg.limits(kind.value)
-        resources = self.monitor.sample()
+        return salience, goal
 
-        replans: list[str] = []
-        if not retrieval.packs:  # step 1 failed: re-plan it (alternative retrieval by similar names)
-            first = self.planner.replan(plan.steps[0], goal, CognitiveOutcome.RETRIEVAL_FAILED)
-            if first is not None:
-                replans.append(first.strategy)
-                cycle.execute(first, resources)
-        cycle.ring1()
-        triggers = self.triggers(cycle.state, goal, salience, intent)
-        notes: list[str] = []
-        ring2_blocked = False
-        if triggers and resources.ring2_allowed:
-            cycle.ring2()
-        elif triggers:
-            ring2_blocked = True
-            notes.append("ring 2 blocked by the resource monitor")
-
-        outcome: CognitiveOutcome
+    def _iterate(
+        self, cycle: _Cycle, plan: Plan, goal: Goal, resources: ResourceState, started: float, replans: list[str]
+    ) -> CognitiveOutcome:
+        """Check the stop conditions and re-plan failures until the goal stops; the outcome."""
+        limits = self.config.limits(goal.goal_type.value)
         step = plan.steps[min(2, len(plan.steps) - 1)]  # the reasoning step of every decomposition
         while True:
             elapsed = (time.perf_counter() - started) * 1000.0
-            stop = check_stop_conditions(cycle.state, limits, resources, cfg, elapsed)
+            stop = check_stop_conditions(cycle.state, limits, resources, self.config, elapsed)
             if stop is CognitiveOutcome.RESOURCE_BLOCKED:
-                outcome = stop
-                ring2_blocked = ring2_blocked or (cycle.ring == 1 and bool(triggers))
-                break
+                return stop
             failure = stop if stop is not None and stop not in NORMAL_OUTCOMES else cycle.failure()
             if failure is None or (stop in NORMAL_OUTCOMES and failure is not CognitiveOutcome.CONFLICTING_EVIDENCE):
-                outcome = stop or CognitiveOutcome.GOAL_COMPLETED
-                break
+                return stop or CognitiveOutcome.GOAL_COMPLETED
             new_plan = self.planner.replan(step, goal, failure)
             if new_plan is None:
-                outcome = CognitiveOutcome(goal.failure or failure.value)
-                break
+                return CognitiveOutcome(goal.failure or failure.value)
             replans.append(new_plan.strategy)
             cycle.execute(new_plan, resources)
             step = new_plan.steps[-1]
 
+    def _conclude(
+        self,
+        cycle: _Cycle,
+        goal: Goal,
+        salience: SalienceScore,
+        resources: ResourceState,
+        triggers: list[str],
+        ring2_blocked: bool,
+        outcome: CognitiveOutcome,
+        replans: list[str],
+        started: float,
+        goal_type: GoalType | None,
+    ) -> CognitiveResult:
+        """Select the answer and the action, close the goal and record the cycle."""
+        question, intent, lang = cycle.question, cycle.intent, cycle.parsed.language
+        kind = goal.goal_type
         retrieval = cycle.retrieval
         # The reasoner's answer to the question as asked decides, never a loose statement; a sentence that is
         # no question (a fact to learn, a topic to explore) is left to the loop's own hypotheses.
@@ -583,9 +602,9 @@ class CognitiveLoop:
             answers=cycle.answers,
             conflict_records=sorted(cycle.conflicts.values()),
             duration_ms=(time.perf_counter() - started) * 1000.0,
-            notes=[*notes, *retrieval.notes],
+            notes=[*(["ring 2 blocked by the resource monitor"] if ring2_blocked else []), *retrieval.notes],
             sub_goals=sub_goals,
-            subject_text=parsed.subject,
+            subject_text=cycle.parsed.subject,
             reply=reply,
         )
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, lemma, with_article
+from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.reasoner import Answer, SourceRef
 from kgbrain.reasoning.uncertainty import hedging_phrases
 
@@ -335,19 +336,19 @@ def _check(answer: Answer, lang: str) -> str:
     chain = [
         next((st.conclusion.partition(f" {p} ")[2] for p in ("is_a", "instance_of") if f" {p} " in st.conclusion), "")
         for st in answer.trace.steps
-        if st.rule == "ded.isa-transitive"
+        if st.rule == R.DED_ISA_TRANSITIVE
     ]
     inherited = [
         st.note
         for st in answer.trace.steps
-        if st.rule in ("ded.property-inheritance", "ded.functional-value") and st.note
+        if st.rule in (R.DED_PROPERTY_INHERITANCE, R.DED_FUNCTIONAL_VALUE) and st.note
     ]
     if chain:
         names = [s, *(_label(answer, c) for c in chain)]
         text += f" ({t['inferred']}: {' → '.join(names)})"
     elif inherited:
         text += f" ({inherited[-1]})"
-    causal = [st.conclusion.split(" ") for st in answer.trace.steps if st.rule == "cau.chain"]
+    causal = [st.conclusion.split(" ") for st in answer.trace.steps if st.rule == R.CAU_CHAIN]
     if causal and not chain:  # the chain that decided a causal question: smoking → lung damage → shortness of breath
         route = [causal[0][0], *(parts[-1] for parts in causal)]
         text += f" ({t['inferred']}: {' → '.join(_label(answer, c) for c in route)})"

@@ -24,6 +24,7 @@ from kgbrain.errors import AmbiguousConcept
 from kgbrain.language import display_name
 from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import associative, causal
+from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
@@ -408,7 +409,7 @@ class Reasoner:
             q,
             Mode.ASSOCIATIVE,
             0.0,
-            Trace((Step("link.ambiguous", f"ambiguous name {name!r}", note="; ".join(described)),)),
+            Trace((Step(R.LINK_AMBIGUOUS, f"ambiguous name {name!r}", note="; ".join(described)),)),
             data,
             (),
             suggestions=tuple(candidates),
@@ -446,7 +447,7 @@ class Reasoner:
                 (concept,),
                 action="no_answer",
             )
-        steps.insert(0, Step("asc.definition", f"define {concept}", (), (), round(confidence, 4), description or ""))
+        steps.insert(0, Step(R.ASC_DEFINITION, f"define {concept}", (), (), round(confidence, 4), description or ""))
         data = {
             "kind": "define",
             "concept": concept,
@@ -468,7 +469,7 @@ class Reasoner:
             # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
             predicate = "instance_of"
         data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
-        chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == "ded.isa-transitive"]
+        chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == R.DED_ISA_TRANSITIVE]
         # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
         tail = f" {claimed} {o}"
         holders = [
@@ -537,7 +538,7 @@ class Reasoner:
         # RULE asc.direct-relation: stored facts link the two concepts directly
         steps = tuple(
             Step(
-                "asc.direct-relation",
+                R.ASC_DIRECT_RELATION,
                 e.statement(),
                 (e.fact_id,),
                 (e.source,) if e.source else (),
@@ -635,7 +636,7 @@ class Reasoner:
             q,
             Mode.ASSOCIATIVE,
             0.0,
-            Trace((Step("link.unknown-concept", f"unknown concept {name!r}", note=", ".join(close)),))
+            Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),))
             if name
             else Trace(),
             data,
@@ -700,7 +701,7 @@ class Reasoner:
         # RULE val.lookup: a stated attribute value answers "what is the P of X"; a class's value holds for its members
         note = f"stated for {holder}" if holder != subject else ""
         step = Step(
-            "val.lookup",
+            R.VAL_LOOKUP,
             f"{subject} {attribute} {shown}",
             (best["fact_id"],),
             (best["source"],) if best["source"] else (),
@@ -739,7 +740,7 @@ class Reasoner:
                 facts = self.hierarchy().facts(kid, concept)
                 steps.append(
                     Step(
-                        "cnt.subclasses",
+                        R.CNT_SUBCLASSES,
                         f"{kid} is_a {concept}",
                         tuple(f for f, _ in facts),
                         tuple(src for _, src in facts if src),
@@ -783,7 +784,7 @@ class Reasoner:
         facts = facts[:MAX_LISTED]
         # RULE asc.wh-lookup: the stated facts with the asked predicate fill the question's variable
         steps = tuple(
-            Step("asc.wh-lookup", e.statement(), (e.fact_id,), (e.source,) if e.source else (), round(e.confidence, 4))
+            Step(R.ASC_WH_LOOKUP, e.statement(), (e.fact_id,), (e.source,) if e.source else (), round(e.confidence, 4))
             for e in facts
         )
         data = {"kind": "list", "facts": [[e.subject, e.predicate, e.object] for e in facts]}
@@ -850,7 +851,7 @@ class Reasoner:
         loser = best[not winner]
         # RULE norm.authority: a norm of a higher authority tier overrides a lower one (seed 003)
         rule = Step(
-            "norm.authority",
+            R.NORM_AUTHORITY,
             step.conclusion,
             step.facts,
             step.sources,
@@ -948,9 +949,9 @@ def _has_part(claim: Claim, unknown: Check, part: Check) -> Check:
     denied = part.outcome is not Outcome.CONFLICTING and (part.outcome is Outcome.SUPPORTED) != claim.polarity
     conclusion = statement(claim.subject, "has_property", claim.object, not denied)
     steps = (
-        *(st for st in unknown.trace.steps if st.rule == "ctx.inactive-fact"),
+        *(st for st in unknown.trace.steps if st.rule == R.CTX_INACTIVE_FACT),
         *part.trace.steps,
-        Step("ded.has-part", conclusion, (), (), part.confidence, f"{claim.object} part_of {claim.subject}"),
+        Step(R.DED_HAS_PART, conclusion, (), (), part.confidence, f"{claim.object} part_of {claim.subject}"),
     )
     return _replace_check(unknown, part.outcome, part.confidence, Mode.DEDUCTIVE, steps)
 
@@ -960,12 +961,12 @@ def _causal_check(claim: Claim, unknown: Check, chain: causal.CausalPath) -> Che
     # leads_to and refutes prevents; a chain with a prevents link (it works against the effect) the reverse.
     holds = chain.polarity != (claim.predicate == "prevents")
     outcome = Outcome.SUPPORTED if holds == claim.polarity else Outcome.REFUTED
-    steps = (*(st for st in unknown.trace.steps if st.rule == "ctx.inactive-fact"), *chain.steps())
+    steps = (*(st for st in unknown.trace.steps if st.rule == R.CTX_INACTIVE_FACT), *chain.steps())
     return _replace_check(unknown, outcome, chain.confidence, Mode.CAUSAL, steps)
 
 
 def _replace_check(base: Check, outcome: Outcome, confidence: float, mode: Mode, steps: Sequence[Step]) -> Check:
-    explanation = "; ".join(st.conclusion for st in steps if st.rule != "ctx.inactive-fact")
+    explanation = "; ".join(st.conclusion for st in steps if st.rule != R.CTX_INACTIVE_FACT)
     return Check(
         subject=base.subject,
         predicate=base.predicate,
@@ -990,7 +991,7 @@ def _unknown_check(subject: str, predicate: str, obj: str, polarity: bool, name:
         outcome=Outcome.UNKNOWN,
         confidence=0.0,
         mode=Mode.DEDUCTIVE,
-        trace=Trace((Step("link.unknown-concept", f"unknown concept {name!r}", note=", ".join(close)),)),
+        trace=Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),)),
         explanation=f"unknown concept {name!r}{hint}",
     )
 

@@ -98,6 +98,9 @@ class Brain:
         self.load_hooks: list[LoadHook] = []
         # Contradiction detection sees every load: new facts against the stored ones, recorded in the same transaction.
         self.load_hooks.append(_detect_conflicts)
+        # Count each question's chosen action in the stored success history (a write per question; off, `ask`
+        # only reads and the same question keeps its answer).
+        self.record_actions = False
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, read_only: bool = False) -> Brain:
@@ -178,6 +181,7 @@ class Brain:
             batch = self._read(path, source=source, trust=trust, fmt=fmt, progress=tick)
             with self.store.transaction():
                 report = load_batch(self.store, batch)
+                report.annotated = {a.concept for a in batch.annotations}
                 for hook in self.load_hooks:
                     hook(self, report)
             # Stored rules run on the new facts after they are committed (each round commits; see
@@ -362,6 +366,17 @@ class Brain:
             facts=facts,
         )
 
+    def fact(self, fact_id: str) -> Fact:
+        """One fact by id, whatever its status, with its provenance.
+
+        Raises:
+            InputError: no fact has this id.
+        """
+        rows = self.store.run("tms_facts_get", ids=[fact_id])
+        if not rows:
+            raise InputError(f"Unknown fact {fact_id!r}")
+        return fact_from_row(rows[0])
+
     def export(self, out: TextIO) -> int:
         """Write the knowledge base as JSONL facts (lossless: `load` of it rebuilds the same base).
 
@@ -479,7 +494,10 @@ class Brain:
         if found is None:
             from kgbrain.output.pipeline import Cognition
 
-            found = self.__dict__["_cognition"] = Cognition.create(self.store, self.reasoner, self.config)
+            found = self.__dict__["_cognition"] = Cognition.create(
+                self.store, self.reasoner, self.config, record=self.record_actions
+            )
+            self.load_hooks.append(_names_changed)
         return found
 
     def think(self, question: str, *, goal_type: str | None = None, priority: float = 0.5) -> BrainOutput:
@@ -634,6 +652,22 @@ class Brain:
         self._statuses_changed()
         return result
 
+    def changed(self, report: LoadReport | None = None) -> None:
+        """Another connection to this database committed a write: bring what was built from the data up to date.
+
+        `report` says what a load added (then only those concepts' names and vectors are re-read); None
+        means statuses or confidences changed. The fact mirror is re-read on next use.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        report = report or LoadReport(file="kgbrain:truth-maintenance")
+        reasoner = self.__dict__.get("_reasoner")
+        if reasoner is not None:
+            reasoner.on_load(self, report)
+        if self.__dict__.get("_cognition") is not None:
+            _names_changed(self, report)
+
     def _statuses_changed(self) -> None:
         # Statuses and confidences changed outside a load: caches built from the old ones must go, so a
         # conclusion drawn from a retracted premise disappears at once.
@@ -671,6 +705,12 @@ def _load_rules(store: GraphStore, path: Path) -> LoadReport:
     report = LoadReport(file=str(path), rows_read=rules.rules_read, facts_added=rules.run.derived, extra=extra)
     report.added = rules.run.added
     return report
+
+
+def _names_changed(brain: Brain, report: LoadReport) -> None:
+    # The retriever's term index: add the names of the concepts this load touched (names are never removed).
+    touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
+    brain.cognition.retriever.invalidate(touched | report.annotated)
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:

@@ -50,6 +50,13 @@ class Session:
                 self._brain = Brain.open(self.db or DEFAULT_DB, read_only=read_only)
         return self._brain
 
+    def target(self) -> tuple[Path | None, bool]:
+        """The knowledge base file a long-running command opens itself, and whether it is the bundled demo."""
+        if self.db is None and not DEFAULT_DB.exists():
+            click.echo("Using the bundled demo knowledge base (no --db given and no ./kgbrain.kuzu).", err=True)
+            return None, True
+        return self.db or DEFAULT_DB, False
+
     def close(self) -> None:
         if self._brain is not None:
             self._brain.close()
@@ -423,12 +430,16 @@ _config_option = click.option(
 )
 
 
-def _cognitive_brain(session: Session, config_file: Path | None, log_dir: Path | None = None) -> Any:
+def _cognitive_brain(
+    session: Session, config_file: Path | None, log_dir: Path | None = None, *, record: bool = False
+) -> Any:
     from dataclasses import replace
 
     from kgbrain.config import load_config
 
-    brain = session.brain()
+    # A question only reads (so it never waits for, or locks out, a writer) unless its outcome is recorded.
+    brain = session.brain(write=record, read_only=not record)
+    brain.record_actions = record
     config = load_config(config_file)
     brain.config = replace(config, logs=replace(config.logs, directory=str(log_dir))) if log_dir else config
     return brain
@@ -445,6 +456,9 @@ def _cognitive_brain(session: Session, config_file: Path | None, log_dir: Path |
 @click.option(
     "--log-dir", type=click.Path(path_type=Path, file_okay=False), help="Write brain.jsonl, errors.jsonl, digests here."
 )
+@click.option(
+    "--record", is_flag=True, help="Count the chosen action in the stored success history (writes to the KB)."
+)
 @_config_option
 @pass_session
 def ask(
@@ -455,6 +469,7 @@ def ask(
     goal: str | None,
     priority: float,
     log_dir: Path | None,
+    record: bool,
     config_file: Path | None,
 ) -> None:
     """Answer QUESTION (Russian or English) through the cognitive loop: hedged, sourced, traced."""
@@ -462,7 +477,8 @@ def ask(
     from kgbrain.models import AskOut
 
     prepare(question)  # Russian morphology loads while the knowledge base opens
-    output = _cognitive_brain(session, config_file, log_dir).think(question, goal_type=goal, priority=priority)
+    brain = _cognitive_brain(session, config_file, log_dir, record=record)
+    output = brain.think(question, goal_type=goal, priority=priority)
     if as_json:
         echo_json(AskOut.from_output(output).model_dump())
         return
@@ -487,27 +503,9 @@ def check_answer(
     """Check DRAFT (a file, or - for stdin): rules, claims against the knowledge base, unbacked citations."""
     report = _cognitive_brain(session, config_file).check_answer(draft.read(), question=question, rules=rules)
     if as_json:
-        echo_json(
-            {
-                "text": report.text,
-                "language": report.language,
-                "critical": report.critical,
-                "rules": [{"id": r.rule_id, "title": r.title, "severity": r.severity} for r in report.fired],
-                "claims": [
-                    {
-                        "sentence": c.sentence,
-                        "verdict": c.verdict,
-                        "fact": c.fact,
-                        "fact_id": c.fact_id,
-                        "source": c.source,
-                        "authority": c.authority,
-                        "severity": c.severity,
-                    }
-                    for c in report.claims
-                ],
-                "citations": [{"citation": c.citation, "backed_by": c.backed_by} for c in report.citations],
-            }
-        )
+        from kgbrain.models import CheckAnswerOut
+
+        echo_json(CheckAnswerOut.from_report(report).model_dump())
         return
     click.echo(report.text)
 
@@ -619,6 +617,53 @@ def _cell(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address (beyond loopback: KGBRAIN_TOKEN).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: any free one).")
+@click.option("--read-only", is_flag=True, help="Refuse every write (loads, facts, retract, resolve).")
+@click.option(
+    "--max-body-mb", type=click.FloatRange(0.001), default=64.0, show_default=True, help="Largest request body."
+)
+@click.option(
+    "--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True, help="Seconds a read may take (503)."
+)
+@pass_session
+def serve(session: Session, host: str, port: int, read_only: bool, max_body_mb: float, timeout: float) -> None:
+    """Serve the knowledge base over HTTP (JSON API under /v1, OpenAPI at /openapi.json) until interrupted.
+
+    The server owns the knowledge base: it answers from memory, queues writes, and other kgbrain commands on
+    the same file fail at once naming its address. Binding beyond 127.0.0.1 requires KGBRAIN_TOKEN.
+    """
+    from kgbrain.service.run import serve as run_server
+
+    db, demo = session.target()
+    run_server(
+        db,
+        host=host,
+        port=port,
+        read_only=read_only or demo,
+        demo=demo,
+        max_body=int(max_body_mb * 2**20),
+        read_timeout_s=timeout,
+    )
+
+
+@cli.command()
+@click.option(
+    "--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True, help="How clients talk."
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address for --transport http.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port for http.")
+@click.option("--read-only", is_flag=True, help="Leave out the tools that write (remember, forget).")
+@pass_session
+def mcp(session: Session, transport: str, host: str, port: int, read_only: bool) -> None:
+    """Serve the knowledge base to AI agents over the Model Context Protocol (stdio, or streamable HTTP at /mcp)."""
+    from kgbrain.service.mcp_tools import run_mcp
+
+    db, demo = session.target()
+    run_mcp(db, transport=transport, host=host, port=port, read_only=read_only or demo, demo=demo)
 
 
 def main() -> None:

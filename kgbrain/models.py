@@ -16,6 +16,8 @@ from kgbrain.reasoning.verify import Verdict
 if TYPE_CHECKING:
     from kgbrain.output.pipeline import BrainOutput
     from kgbrain.reasoning.rules.query import QueryResult
+    from kgbrain.output.rules import AnswerReport
+    from kgbrain.reasoning.truth import RetractResult
 
 
 def _same_fields(model: type[BaseModel], obj: object) -> dict[str, Any]:
@@ -387,3 +389,177 @@ class QueryOut(_Out):
     @classmethod
     def from_result(cls, result: QueryResult) -> QueryOut:
         return cls(columns=list(result.columns), rows=result.records())
+
+
+# -- check-answer, retract, search (--json of the CLI; the service returns the same) ----------------------
+
+
+class FiredRuleOut(_Out):
+    """A reasoning rule that fired on the draft."""
+
+    id: str
+    title: str
+    severity: str
+
+
+class ClaimCheckOut(_Out):
+    """One sentence of the draft compared with the knowledge base."""
+
+    sentence: str
+    verdict: str
+    fact: str
+    fact_id: str
+    source: str
+    authority: str | None
+    severity: str
+
+
+class CitationCheckOut(_Out):
+    """One citation of the draft and the source that backs it (None: unbacked)."""
+
+    citation: str
+    backed_by: str | None
+
+
+class CheckAnswerOut(_Out):
+    """`kgbrain check-answer --json`: the corrected draft, the rules that fired, claims and citations checked."""
+
+    text: str
+    language: str
+    critical: bool
+    rules: list[FiredRuleOut]
+    claims: list[ClaimCheckOut]
+    citations: list[CitationCheckOut]
+
+    @classmethod
+    def from_report(cls, r: AnswerReport) -> CheckAnswerOut:
+        """Convert the core dataclass."""
+        return cls(
+            text=r.text,
+            language=r.language,
+            critical=r.critical,
+            rules=[FiredRuleOut(id=x.rule_id, title=x.title, severity=x.severity) for x in r.fired],
+            claims=[ClaimCheckOut(**_same_fields(ClaimCheckOut, c)) for c in r.claims],
+            citations=[CitationCheckOut(citation=c.citation, backed_by=c.backed_by) for c in r.citations],
+        )
+
+
+class RetractOut(_Out):
+    """`kgbrain retract`: the fact retracted, its status before, and the open conflicts that closed."""
+
+    fact_id: str
+    previous_status: str
+    closed: list[str]
+
+    @classmethod
+    def from_result(cls, r: RetractResult) -> RetractOut:
+        """Convert the core dataclass."""
+        return cls(fact_id=r.fact.fact_id, previous_status=r.previous_status.value, closed=list(r.closed))
+
+
+class ConceptMatchOut(_Out):
+    """A concept found by name: its id, kind and labels, and the name that matched."""
+
+    id: str
+    kind: str
+    labels: dict[str, str]
+    matched: str
+
+
+# -- paged lists (the service and MCP page long lists with an opaque cursor) --------------------------------
+
+
+class ConceptFactsPageOut(ConceptFactsOut):
+    """`ConceptFactsOut` with one page of the facts; `next_cursor` fetches the next (None: the last page)."""
+
+    total_facts: int
+    next_cursor: str | None
+
+
+class ConflictsPageOut(_Out):
+    """One page of `kgbrain conflicts --json`."""
+
+    conflicts: list[ConflictOut]
+    total: int
+    next_cursor: str | None
+
+
+class ConceptMatchesOut(_Out):
+    """Concept search results."""
+
+    concepts: list[ConceptMatchOut]
+
+
+class ExplanationOut(_Out):
+    """Where a fact comes from: the fact with its provenance and status, and the conflicts it is part of."""
+
+    fact: dict[str, Any]
+    conflicts: list[ConflictOut]
+
+
+class ErrorOut(_Out):
+    """Every service error: the message the CLI prints after `Error:`."""
+
+    error: str
+
+
+class HealthOut(_Out):
+    """`GET /healthz`."""
+
+    status: Literal["ok"]
+    read_only: bool
+    schema_version: int
+    write_counter: str | None
+
+
+# -- requests (the service's bodies; unknown fields are refused) -------------------------------------------
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AskIn(_In):
+    """`POST /v1/ask`: a question in Russian or English."""
+
+    question: str
+    goal: Literal["answer_question", "verify_claim", "explore_topic", "learn_fact"] | None = None
+    priority: float = 0.5
+
+
+class VerifyIn(_In):
+    """`POST /v1/verify`: claims as claims-file rows (subject/predicate/object or text, optional id) or sentences."""
+
+    claims: list[dict[str, Any] | str]
+    closed_world: bool = False
+    min_confidence: float = 0.0
+
+
+class CheckAnswerIn(_In):
+    """`POST /v1/check-answer`: a draft answer, the question it answers, and optional reasoning rules (TOML)."""
+
+    draft: str
+    question: str = ""
+    rules: str | None = None
+
+
+class FactsIn(_In):
+    """`POST /v1/facts`: rows in the facts-file schema, stored all-or-nothing."""
+
+    facts: list[dict[str, Any]]
+    source: str | None = None
+    trust: float | None = None
+
+
+class RetractIn(_In):
+    """`POST /v1/facts/{fact_id}/retract`."""
+
+    by: str = "api"
+    reason: str | None = None
+
+
+class ResolveIn(_In):
+    """`POST /v1/conflicts/{conflict_id}/resolve`: the fact to keep and who decides."""
+
+    keep: str
+    by: str = "api"

@@ -61,6 +61,8 @@ class LoadReport:
     # True when the store held no fact before this load: hooks may then compare the new facts only
     # among themselves instead of querying the store.
     first_facts: bool = field(default=False, repr=False)
+    # Concepts that got labels, aliases or descriptions (not in --json): caches of names refresh just these.
+    annotated: set[str] = field(default_factory=set, repr=False)
 
 
 def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:

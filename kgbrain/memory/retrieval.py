@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 
 from kgbrain.config import Config
 from kgbrain.knowledge import Fact, Status
 from kgbrain.language import content_words, local_name, stem, words
 from kgbrain.memory.evidence import EvidencePack
+from kgbrain.memory.persisted import code_key, data_key, load_or_build
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 
@@ -56,11 +58,19 @@ class _TermIndex:
 class Retriever:
     """Staged retrieval over one store; the term index is built once, on first use."""
 
-    def __init__(self, store: GraphStore, config: Config, vector_search: VectorSearch | None = None) -> None:
-        """Retrieve from `store` with `config.retrieval` and `config.freshness`."""
+    def __init__(
+        self,
+        store: GraphStore,
+        config: Config,
+        vector_search: VectorSearch | None = None,
+        *,
+        index_dir: Path | None = None,
+    ) -> None:
+        """Retrieve from `store` with `config.retrieval` and `config.freshness`; keep the term index in `index_dir`."""
         self.store = store
         self.config = config
         self.vector_search = vector_search
+        self.index_dir = index_dir
         self._index: _TermIndex | None = None
         self._around: dict[tuple[str, bool], list[Fact]] = {}
         self._small: bool | None = None  # whether a node scan is cheap (decided on first use)
@@ -69,17 +79,31 @@ class Retriever:
 
     def _terms(self) -> _TermIndex:
         if self._index is None:
-            index = _TermIndex()
-            for row in self.store.iterate("terms_all"):
-                key = tuple(stem(w) for w in words(row["key"]))
-                if key:
-                    index.by_stems.setdefault(key, set()).add(row["concept"])
-                # An identifier as written ("pizza:NamedPizza") also answers to its words ("named pizza").
-                local = tuple(stem(w) for w in words(local_name(row["text"] or "")))
-                if local and local != key:
-                    index.by_stems.setdefault(local, set()).add(row["concept"])
-            self._index = index
+            # Persisted: stemming every term of a large base costs seconds in each new process.
+            key = data_key(self.store)
+            key = f"{key}:{code_key(stem, words, local_name, _TermIndex)}" if key is not None else None
+            by_stems = load_or_build(self.index_dir, "terms", key, lambda: _stem_terms(self.store.iterate("terms_all")))
+            self._index = _TermIndex(by_stems)
         return self._index
+
+    def invalidate(self, concepts: Iterable[str] | None = None) -> None:
+        """Another writer changed the data: re-read the names of `concepts` (None: rebuild the term index).
+
+        Names are only ever added, so adding those of the touched concepts keeps the index whole.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self._around.clear()
+        self._small = None
+        if concepts is None or self._index is None:
+            self._index = None
+            return
+        ids = sorted(set(concepts))
+        for start in range(0, len(ids), 10_000):
+            found = _stem_terms(self.store.iterate("terms_of_concepts", ids=ids[start : start + 10_000]))
+            for key, owners in found.items():
+                self._index.by_stems.setdefault(key, set()).update(owners)
 
     def link(self, text: str) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
         """Concepts named in `text` (longest phrases first), the content words left unnamed, and all of them."""
@@ -236,3 +260,16 @@ class Retriever:
             notes=tuple(notes),
             by_fact={p.evidence_id: p for p in packs},
         )
+
+
+def _stem_terms(rows: Iterable[dict[str, str]]) -> dict[tuple[str, ...], set[str]]:
+    by_stems: dict[tuple[str, ...], set[str]] = {}
+    for row in rows:
+        key = tuple(stem(w) for w in words(row["key"]))
+        if key:
+            by_stems.setdefault(key, set()).add(row["concept"])
+        # An identifier as written ("pizza:NamedPizza") also answers to its words ("named pizza").
+        local = tuple(stem(w) for w in words(local_name(row["text"] or "")))
+        if local and local != key:
+            by_stems.setdefault(local, set()).add(row["concept"])
+    return by_stems

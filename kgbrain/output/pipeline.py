@@ -142,8 +142,10 @@ class Cognition:
         self.retriever = retriever
 
     @classmethod
-    def create(cls, store: GraphStore, reasoner: Any, config: Config) -> Cognition:
+    def create(cls, store: GraphStore, reasoner: Any, config: Config, *, record: bool = False) -> Cognition:
         """Wire retrieval (with the reasoner's analogy index as the vector stage), loop, responder and logs.
+
+        `record` keeps the action success history (a write per question); off, questions only read.
 
         Raises:
             StoreError: the store failed (reading the success history).
@@ -152,8 +154,8 @@ class Cognition:
         def vector(concept: str, k: int) -> list[tuple[str, float]]:
             return [(a.other, float(a.similarity)) for a in reasoner.like(concept, limit=k)]
 
-        retriever = Retriever(store, config, vector_search=vector)  # Ring 2 passes the loop's own analogies
-        history = SuccessHistory(store, config.actions.default_success_rate)
+        retriever = Retriever(store, config, vector_search=vector, index_dir=reasoner.index_dir)
+        history = SuccessHistory(store, config.actions.default_success_rate, record=record)
         loop = CognitiveLoop(reasoner, retriever, config, history=history)
         logger = BrainLogger(config.logs.directory, config.logs) if config.logs.directory else None
         pipeline = OutputPipeline(Responder(store, reasoner.sources), logger=logger)

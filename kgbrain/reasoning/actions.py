@@ -118,12 +118,17 @@ class ActionDecision:
 
 
 class SuccessHistory:
-    """Per-action success counts, kept in the database (read-only databases keep them in memory)."""
+    """Per-action success counts, kept in the database.
 
-    def __init__(self, store: GraphStore | None, prior: float = 0.5) -> None:
-        """Load the counts from `store` (None: in memory only)."""
+    Only counted when `record` is set: counting writes to the database (so a plain question would take the
+    write lock) and makes the answer to the same question drift with use.
+    """
+
+    def __init__(self, store: GraphStore | None, prior: float = 0.5, *, record: bool = False) -> None:
+        """Load the counts from `store` (None: in memory only); `record` counts new outcomes."""
         self.store = store
         self.prior = prior
+        self.recording = record
         self.counts: dict[str, tuple[int, int]] = {}
         if store is not None:
             for row in store.run("cog_action_stats"):
@@ -137,11 +142,13 @@ class SuccessHistory:
         return (successes + 1) / (attempts + 2)
 
     def record(self, action: ActionType, success: bool) -> None:
-        """Count one use of `action` (persisted unless the store is read-only).
+        """Count one use of `action` when recording (persisted unless the store is read-only).
 
         Raises:
             StoreError: the store failed.
         """
+        if not self.recording:
+            return
         attempts, successes = self.counts.get(action.value, (0, 0))
         self.counts[action.value] = (attempts + 1, successes + int(success))
         if self.store is not None and not self.store.read_only:

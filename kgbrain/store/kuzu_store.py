@@ -14,6 +14,9 @@ Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
 - a label-free `()-[r]->()` scan in a transaction that has just appended to NAMES segfaults (on a
   reopened on-disk database), so fact queries anchor the subject: `(:Concept)-[r]->()`;
 - a NULL parameter used as a list (`IN $x`, `list_contains($x, ...)`) segfaults, so `run` refuses it.
+
+Every write transaction also bumps a write counter in Meta (`write_counter`: count and a random token), so
+caches built from the data (the reasoning mirror, the term index) are keyed by it instead of a scan.
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ from __future__ import annotations
 import importlib.util  # noqa: F401  kuzu 0.11.3 uses importlib.util without importing it
 import os
 import re
+import secrets
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +45,8 @@ Row = dict[str, Any]
 
 DEFAULT_BUFFER_POOL_MB = int(os.environ.get("KGBRAIN_BUFFER_POOL_MB", "1024"))
 LOCK_TIMEOUT_S = float(os.environ.get("KGBRAIN_LOCK_TIMEOUT", "30"))
+WRITE_COUNTER = "write_counter"
+_WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|COPY)\b")
 
 
 class KuzuStore:
@@ -66,6 +72,12 @@ class KuzuStore:
         self._lock: FileLock | None = None
         self._write_lock = threading.RLock()
         self._in_tx = False
+        self._counting = False  # bump the write counter (once the Meta table exists)
+        self._shares_db = False  # a second connection (`connect`) leaves the database to its owner
+        # Held around each COMMIT and the `on_commit` hooks: a server holds its readers off for that moment, so a
+        # reader sees the data and the caches built from it either before a write or after it, never between.
+        self.commit_guard: Callable[[], AbstractContextManager[object]] = nullcontext
+        self.on_commit: list[Callable[[], None]] = []
         if self.path is not None:
             if read_only and not self.path.exists():
                 raise StoreError(f"database {str(self.path)!r} does not exist")
@@ -93,10 +105,15 @@ class KuzuStore:
     def run(self, name: str, /, **params: Any) -> list[Row]:
         """Run queries/<name>.cypher with exactly the parameters it uses.
 
+        A write query outside a transaction runs in one of its own, so it bumps the write counter too.
+
         Raises:
             QueryError: unknown query name or parameter mismatch.
             StoreError: Kùzu rejected or failed the query.
         """
+        if not self._in_tx and not self.read_only and _WRITES.search(load_query(name).text):
+            with self.transaction():
+                return list(self.iterate(name, **params))
         return list(self.iterate(name, **params))
 
     def iterate(self, name: str, /, **params: Any) -> Iterator[Row]:
@@ -189,15 +206,36 @@ class KuzuStore:
             self._execute("BEGIN TRANSACTION", {}, what="BEGIN").close()
             self._in_tx = True
             try:
+                if self._counting:
+                    self._bump_write_counter()
                 yield
             except BaseException:
                 self._rollback()
                 raise
             else:
                 self._in_tx = False
-                self._execute("COMMIT", {}, what="COMMIT").close()
+                with self.commit_guard():
+                    self._execute("COMMIT", {}, what="COMMIT").close()
+                    for hook in self.on_commit:
+                        hook()
             finally:
                 self._in_tx = False
+
+    def _bump_write_counter(self) -> None:
+        # First thing in the transaction, so fingerprints taken inside it already name the data after it;
+        # the random token means a rolled-back number is never reused for other data.
+        rows = self.run("meta_get", key=WRITE_COUNTER)
+        count = int(rows[0]["value"].split(":")[0]) if rows else 0
+        self.run("meta_set", key=WRITE_COUNTER, value=f"{count + 1}:{secrets.token_hex(6)}")
+
+    def write_counter(self) -> str | None:
+        """The write counter (`count:token`), changed by every committed write; None before the first one.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        rows = self.run("meta_get", key=WRITE_COUNTER)
+        return str(rows[0]["value"]) if rows else None
 
     def _rollback(self) -> None:
         try:
@@ -274,10 +312,12 @@ class KuzuStore:
                 for stmt in schema.create_statements():
                     self._execute(stmt, {}, what="schema creation").close()
                 self._set_version(1)
+                self._bump_write_counter()
             current = 1
         else:
             rows = self.run("meta_get", key="schema_version")
             current = int(rows[0]["value"]) if rows else 0
+            self._counting = True
         if current > latest:
             raise SchemaVersionError(
                 f"database {str(self.path)!r} has schema version {current}, but this kgbrain knows only up to "
@@ -295,12 +335,38 @@ class KuzuStore:
                         self._execute(stmt, {}, what=f"migration to schema version {version}").close()
                     self._set_version(version)
             current = latest
+        self._counting = True
         return current
 
     def _set_version(self, version: int) -> None:
         self.run("meta_set", key="schema_version", value=str(version))
 
     # -- lifetime ----------------------------------------------------------------------------
+
+    def announce(self, address: str) -> None:
+        """Name the server that owns this database: other processes then fail at once with its address."""
+        if self._lock is not None:
+            self._lock.announce(address)
+
+    def connect(self) -> KuzuStore:
+        """Another connection to the same open database, flagged read-only (a server's reader).
+
+        It sees every committed write of this one (Kùzu: one database, many connections, snapshot reads).
+        """
+        other = object.__new__(KuzuStore)
+        other.path = self.path
+        other.read_only = True
+        other._lock = None
+        other._write_lock = threading.RLock()
+        other._in_tx = False
+        other._counting = False
+        other.commit_guard = nullcontext
+        other.on_commit = []
+        other._db = self._db
+        other._conn = kuzu.Connection(self._db)
+        other.schema_version = self.schema_version
+        other._shares_db = True
+        return other
 
     def close(self) -> None:
         """Close the connection and database, then release the file lock (idempotent)."""
@@ -309,9 +375,9 @@ class KuzuStore:
             conn.close()
             self._conn = None
         db = getattr(self, "_db", None)
-        if db is not None:
+        if db is not None and not getattr(self, "_shares_db", False):
             db.close()
-            self._db = None
+        self._db = None
         self._release_lock()
 
     def _release_lock(self) -> None:

@@ -39,6 +39,13 @@ class FileLock:
                 fcntl.flock(fd, mode)
                 break
             except BlockingIOError:
+                served = _served_by(fd)
+                if served is not None:  # a server keeps it for good: waiting would only delay the message
+                    os.close(fd)
+                    raise DatabaseLocked(
+                        f"database {str(self.path)[:-5]!r} is served by `kgbrain serve` at {served}; "
+                        "send requests there, or stop the server first"
+                    ) from None
                 if time.monotonic() >= deadline:
                     holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
                     os.close(fd)
@@ -51,6 +58,12 @@ class FileLock:
             os.ftruncate(fd, 0)
             os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
+
+    def announce(self, address: str) -> None:
+        """Record, beside the holder's pid, the address of the server holding the lock for good."""
+        if self._fd is not None and not self.shared:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, f"{os.getpid()} {address}".encode(), 0)
 
     def release(self) -> None:
         """Drop the lock (idempotent)."""
@@ -67,3 +80,9 @@ class FileLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+def _served_by(fd: int) -> str | None:
+    # The lock file holds "<pid>" for a command and "<pid> <address>" for a server (see `announce`).
+    parts = os.pread(fd, 512, 0).decode(errors="replace").split(maxsplit=1)
+    return parts[1].strip() if len(parts) == 2 else None

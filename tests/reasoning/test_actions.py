@@ -111,21 +111,31 @@ def test_seeking_actions_are_chosen_mid_cycle_but_not_as_the_final_action() -> N
 def test_success_history_is_kept_in_the_database(tmp_path: Path) -> None:
     path = tmp_path / "kb.kuzu"
     with Brain.open(path) as brain:
-        history = SuccessHistory(brain.store)
+        history = SuccessHistory(brain.store, record=True)
         assert history.rate(ActionType.RESPOND_HEDGED) == 0.5
         history.record(ActionType.RESPOND_HEDGED, True)
         history.record(ActionType.RESPOND_HEDGED, True)
         history.record(ActionType.RESPOND_HEDGED, False)
     with Brain.open(path, read_only=True) as brain:
-        again = SuccessHistory(brain.store)
+        again = SuccessHistory(brain.store, record=True)
         assert again.counts["respond_hedged"] == (3, 2)
         assert again.rate(ActionType.RESPOND_HEDGED) == pytest.approx(3 / 5)
         again.record(ActionType.REFUSE, False)  # read-only: counted in memory, not written
         assert again.rate(ActionType.REFUSE) == pytest.approx(1 / 3)
 
 
+def test_success_history_without_record_neither_writes_nor_drifts(tmp_path: Path) -> None:
+    with Brain.open(tmp_path / "kb.kuzu") as brain:
+        before = brain.store.write_counter()
+        history = SuccessHistory(brain.store)
+        history.record(ActionType.RESPOND_HEDGED, True)
+        assert history.rate(ActionType.RESPOND_HEDGED) == 0.5
+        assert brain.store.write_counter() == before
+        assert SuccessHistory(brain.store).counts == {}
+
+
 def test_history_changes_the_utility() -> None:
-    history = SuccessHistory(None)
+    history = SuccessHistory(None, record=True)
     sel = ActionSelector(CFG, history)
     s = Situation("answer_question", best_score=0.78, has_evidence=True)
     before = sel.score_action(ActionType.RESPOND_HEDGED, s, CALM)

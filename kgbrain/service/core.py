@@ -1,0 +1,317 @@
+"""One process owning a knowledge base: one writer, many readers, every capability as a pydantic result.
+
+The HTTP app and the MCP server both call `Service`, which calls `Brain`, so a verdict reached over HTTP,
+MCP, the CLI or the library comes from the same code.
+
+- Writes go through one queue: a single worker thread owns the read-write connection (and the file lock,
+  announced with the server's address so a CLI write fails at once naming it).
+- Reads use a second connection to the same Kùzu database with its own Brain (the hot mirror, analogy and term
+  indexes). They never wait for a write to finish; a COMMIT and the refresh of the reader's caches happen
+  together while readers are held off (`KuzuStore.commit_guard`), so a read sees the data before a write or
+  after it, never between, and a write's response is sent only after readers see it.
+- Reads are serialised among themselves (one lock): the reader's caches are plain Python objects, and on two
+  cores the GIL leaves little to gain from running them side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kgbrain.api import Brain
+from kgbrain.errors import InputError
+from kgbrain.ingest.export import fact_row
+from kgbrain.ingest.loader import LoadReport
+from kgbrain.models import (
+    AskOut,
+    CheckAnswerOut,
+    ConceptFactsOut,
+    ConceptFactsPageOut,
+    ConceptMatchesOut,
+    ConceptMatchOut,
+    ConflictOut,
+    ConflictsPageOut,
+    ExplanationOut,
+    HealthOut,
+    LoadReportOut,
+    RetractOut,
+    StatsOut,
+    VerdictOut,
+)
+from kgbrain.service.paging import page
+
+T = TypeVar("T")
+
+VERIFY_CHUNK = 64  # claims per streamed chunk: a verdict line reaches the client soon after it is decided
+
+
+class Service:
+    """A knowledge base opened once, with a write queue and a reader that sees every completed write."""
+
+    def __init__(self, path: Path | None, *, read_only: bool = False, demo: bool = False) -> None:
+        """Open the knowledge base at `path` (None and `demo`: the bundled demo; None: in memory).
+
+        Raises:
+            DatabaseLocked: another process holds it.
+            StoreError: it cannot be opened.
+        """
+        self.read_only = read_only
+        self._reading = threading.Lock()
+        self._pending: list[LoadReport] = []
+        opened = Brain.demo(read_only=read_only) if demo else Brain.open(path, read_only=read_only)
+        self.writer: Brain | None = None if read_only else opened
+        if self.writer is None:
+            self.reader = opened
+        else:
+            connect = getattr(opened.store, "connect", None)
+            if connect is None:
+                raise InputError("the service needs a Kùzu store")
+            self.reader = Brain(connect())
+            self.writer.load_hooks.append(lambda _brain, report: self._pending.append(report))
+            store: Any = self.writer.store
+            store.commit_guard = lambda: self._reading
+            store.on_commit.append(self._committed)
+        self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-writer")
+        self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-reader")
+        self.store_path = getattr(opened.store, "path", None)
+
+    def announce(self, address: str) -> None:
+        """Record the server's address beside the lock file (a CLI on the same path then names it)."""
+        if self.writer is not None:
+            announce = getattr(self.writer.store, "announce", None)
+            if announce is not None:
+                announce(address)
+
+    def close(self) -> None:
+        """Finish queued work and close both connections (the reader first: it shares the database)."""
+        self._writes.shutdown(wait=True)
+        self._reads.shutdown(wait=True)
+        if self.writer is not None:
+            self.reader.close()
+            self.writer.close()
+        else:
+            self.reader.close()
+
+    # -- the two queues ------------------------------------------------------------------------
+
+    def _committed(self) -> None:
+        # Runs in the writer thread right after COMMIT, with readers held off by the commit guard.
+        reports: list[LoadReport | None] = [*self._pending] or [None]
+        self._pending.clear()
+        for report in reports:
+            self.reader.changed(report)
+
+    async def read(self, fn: Callable[[Brain], T]) -> T:
+        """Run `fn(reader brain)` off the event loop, one read at a time."""
+
+        def locked() -> T:
+            with self._reading:
+                return fn(self.reader)
+
+        return await asyncio.get_running_loop().run_in_executor(self._reads, locked)
+
+    async def write(self, fn: Callable[[Brain], T]) -> T:
+        """Run `fn(writer brain)` on the single writer thread.
+
+        Raises:
+            InputError: the service is read-only.
+        """
+        writer = self.writer
+        if writer is None:
+            raise InputError("this server is read-only (started with --read-only); writes are disabled")
+
+        def job() -> T:
+            self._pending.clear()  # what a failed (rolled back) write left
+            return fn(writer)
+
+        return await asyncio.get_running_loop().run_in_executor(self._writes, job)
+
+    # -- capabilities (each returns the model the CLI's --json prints) -----------------------------
+
+    async def health(self) -> HealthOut:
+        """Liveness and what is open."""
+
+        def run(brain: Brain) -> HealthOut:
+            counter = getattr(brain.store, "write_counter", None)
+            return HealthOut(
+                status="ok",
+                read_only=self.read_only,
+                schema_version=getattr(brain.store, "schema_version", 0),
+                write_counter=counter() if counter is not None else None,
+            )
+
+        return await self.read(run)
+
+    async def ask(self, question: str, *, goal: str | None = None, priority: float = 0.5) -> AskOut:
+        """`kgbrain ask --json`."""
+        return await self.read(lambda b: AskOut.from_output(b.think(question, goal_type=goal, priority=priority)))
+
+    async def verify(
+        self, claims: list[dict[str, Any] | str], *, closed_world: bool = False, min_confidence: float = 0.0
+    ) -> list[VerdictOut]:
+        """Verdicts for claims, in order (the lines of a verdicts file)."""
+        out: list[VerdictOut] = []
+        for chunk in verify_chunks(claims):
+            out += await self.verify_chunk(chunk, closed_world=closed_world, min_confidence=min_confidence)
+        return out
+
+    async def verify_chunk(
+        self, chunk: list[dict[str, Any]], *, closed_world: bool, min_confidence: float
+    ) -> list[VerdictOut]:
+        """Verdicts for one chunk of claims rows (see `verify_chunks`)."""
+        _check_unit("min_confidence", min_confidence)
+        return await self.read(
+            lambda b: [
+                VerdictOut.from_verdict(v)
+                for v in b.verify(chunk, closed_world=closed_world, min_confidence=min_confidence)
+            ]
+        )
+
+    async def check_answer(self, draft: str, *, question: str = "", rules: str | None = None) -> CheckAnswerOut:
+        """`kgbrain check-answer --json`; `rules` is the text of a rules TOML file."""
+
+        def run(brain: Brain) -> CheckAnswerOut:
+            if rules is None:
+                return CheckAnswerOut.from_report(brain.check_answer(draft, question=question))
+            with tempfile.TemporaryDirectory(prefix="kgbrain-rules-") as folder:
+                path = Path(folder) / "rules.toml"
+                path.write_text(rules, encoding="utf-8")
+                return CheckAnswerOut.from_report(brain.check_answer(draft, question=question, rules=path))
+
+        if not draft.strip():
+            raise InputError("field 'draft': the draft is empty")
+        return await self.read(run)
+
+    async def stats(self) -> StatsOut:
+        """`kgbrain stats --json`."""
+        return await self.read(lambda b: StatsOut.from_stats(b.stats()))
+
+    async def facts(self, concept: str, *, cursor: str | None = None, limit: int = 100) -> ConceptFactsPageOut:
+        """`kgbrain facts CONCEPT --json`, one page of its facts at a time."""
+        whole = await self.read(lambda b: ConceptFactsOut.from_concept(b.facts(concept)))
+        items, following = page(whole.facts, cursor, limit, key=("facts", whole.id))
+        return ConceptFactsPageOut(
+            **{**whole.model_dump(), "facts": items}, total_facts=len(whole.facts), next_cursor=following
+        )
+
+    async def conflicts(
+        self, *, type: str | None = None, status: str | None = None, cursor: str | None = None, limit: int = 50
+    ) -> ConflictsPageOut:
+        """`kgbrain conflicts --json`, paged (newest first)."""
+        found = await self.read(lambda b: [ConflictOut.from_record(c) for c in b.conflicts(type=type, status=status)])
+        items, following = page(found, cursor, limit, key=("conflicts", type or "", status or ""))
+        return ConflictsPageOut(conflicts=items, total=len(found), next_cursor=following)
+
+    async def search_concepts(self, text: str, *, limit: int = 10) -> ConceptMatchesOut:
+        """Concepts named `text` (id, label or alias in any case or inflection), then close names."""
+        if not text.strip():
+            raise InputError("field 'q': the search text is empty")
+        if not 1 <= limit <= 100:
+            raise InputError(f"field 'limit': {limit!r} is outside 1..100")
+        return await self.read(lambda b: search(b, text, limit))
+
+    async def add_facts(
+        self, rows: list[dict[str, Any]], *, source: str | None = None, trust: float | None = None
+    ) -> LoadReportOut:
+        """Store facts-file rows, all or nothing (one transaction)."""
+        if not rows:
+            raise InputError("field 'facts': no facts given")
+        text = "".join(_json_line(row) for row in rows)
+        return await self.load_text(text, name="facts", fmt="jsonl", source=source or "api", trust=trust)
+
+    async def load_text(
+        self,
+        text: str | bytes,
+        *,
+        name: str,
+        fmt: str | None = None,
+        source: str | None = None,
+        trust: float | None = None,
+    ) -> LoadReportOut:
+        """Load one uploaded file (facts, ontology or any format `kgbrain load` reads), all or nothing."""
+        if "/" in name or "\\" in name or name.startswith("."):
+            raise InputError(f"field 'name': {name!r} must be a plain file name")
+
+        def run(brain: Brain) -> LoadReportOut:
+            with tempfile.TemporaryDirectory(prefix="kgbrain-upload-") as folder:
+                path = Path(folder) / name
+                path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+                [report] = brain.load([path], source=source, trust=trust, fmt=fmt)
+            return LoadReportOut.from_report(report).model_copy(update={"file": name})
+
+        return await self.write(run)
+
+    async def explain(self, fact_id: str) -> ExplanationOut:
+        """A fact's provenance and status, and the conflicts it is part of."""
+
+        def run(brain: Brain) -> ExplanationOut:
+            fact = brain.fact(fact_id)
+            found = brain.conflicts(facts=[fact_id])
+            return ExplanationOut(fact=fact_row(fact), conflicts=[ConflictOut.from_record(c) for c in found])
+
+        return await self.read(run)
+
+    async def retract(self, fact_id: str, *, by: str, reason: str | None = None) -> RetractOut:
+        """`kgbrain retract`: non-destructive; the fact keeps its history."""
+        return await self.write(lambda b: RetractOut.from_result(b.retract(fact_id, by=by, reason=reason)))
+
+    async def resolve(self, conflict_id: str, *, keep: str, by: str) -> ConflictOut:
+        """`kgbrain resolve`: keep one fact of a conflict, dispute its rivals."""
+        return await self.write(lambda b: ConflictOut.from_record(b.resolve_conflict(conflict_id, keep=keep, by=by)))
+
+
+def verify_chunks(claims: list[dict[str, Any] | str]) -> Iterator[list[dict[str, Any]]]:
+    """Claims as claims-file rows (a sentence becomes `{"id": n, "text": ...}`), in chunks.
+
+    Raises:
+        InputError: an item is neither a row nor a sentence.
+    """
+    rows: list[dict[str, Any]] = []
+    for n, claim in enumerate(claims, start=1):
+        if isinstance(claim, str):
+            rows.append({"id": str(n), "text": claim})
+        elif isinstance(claim, dict):
+            rows.append(claim if claim.get("id") not in (None, "") else {**claim, "id": str(n)})
+        else:
+            raise InputError(f"field 'claims[{n - 1}]': expected a claim object or a sentence")
+    for start in range(0, len(rows), VERIFY_CHUNK):
+        yield rows[start : start + VERIFY_CHUNK]
+
+
+def search(brain: Brain, text: str, limit: int) -> ConceptMatchesOut:
+    """Concepts named `text`, then concepts with close names (see `Brain.resolve`, `Brain.suggest`)."""
+    from kgbrain.errors import UnknownConcept
+
+    found: dict[str, str] = {}
+    with contextlib.suppress(UnknownConcept):
+        found[brain.resolve(text)] = text
+    for name in brain.suggest(text, limit=limit):
+        if len(found) >= limit:
+            break
+        try:
+            found.setdefault(brain.resolve(name), name)
+        except UnknownConcept:
+            continue
+    out = []
+    for cid, matched in list(found.items())[:limit]:
+        row = brain.store.run("concept_get", id=cid)[0]
+        labels = {lang: row[f"label_{lang}"] for lang in ("en", "ru") if row[f"label_{lang}"]}
+        out.append(ConceptMatchOut(id=cid, kind=row["kind"], labels=labels, matched=matched))
+    return ConceptMatchesOut(concepts=out)
+
+
+def _json_line(row: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def _check_unit(field: str, value: float) -> None:
+    if not 0.0 <= value <= 1.0:
+        raise InputError(f"field {field!r}: {value!r} is outside 0..1")

@@ -1,0 +1,557 @@
+"""The HTTP JSON API on Starlette: versioned `/v1/...` routes over `Service`, errors as `{"error": message}`.
+
+Starlette rather than FastAPI: it is already installed with the `mcp` SDK, small, and adds no second validation
+layer; requests and responses are the pydantic models of kgbrain/models.py (the same ones `--json` prints), and
+the OpenAPI document is built from those models' JSON schemas by the route table below.
+
+Safe by default: `kgbrain serve` binds 127.0.0.1; another address needs a bearer token (`KGBRAIN_TOKEN`),
+which, when set, every endpoint requires. Request bodies are capped (413), reads are time-limited (503),
+`--read-only` turns every write endpoint into a 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, UnknownConcept
+from kgbrain.models import (
+    AnalogyOut,
+    AskIn,
+    AskOut,
+    CausalPathOut,
+    CheckAnswerIn,
+    CheckAnswerOut,
+    ConceptFactsPageOut,
+    ConceptMatchesOut,
+    ConflictOut,
+    ConflictsPageOut,
+    ErrorOut,
+    FactsIn,
+    HealthOut,
+    LoadReportOut,
+    ResolveIn,
+    RetractIn,
+    RetractOut,
+    StatsOut,
+    VerdictOut,
+    VerifyIn,
+)
+from kgbrain.service.core import Service, verify_chunks
+
+MAX_BODY = 64 * 2**20  # bytes; uploads of ontologies fit, a runaway client does not
+READ_TIMEOUT_S = 60.0
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Denied(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Request size and time limits, and the token every request must bear (None: no auth)."""
+
+    max_body: int = MAX_BODY
+    read_timeout_s: float = READ_TIMEOUT_S
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class Param:
+    """A query-string parameter (for the OpenAPI document)."""
+
+    name: str
+    kind: str = "string"
+    required: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One route: what it takes and returns, for routing and for the OpenAPI document."""
+
+    method: str
+    path: str
+    summary: str
+    handler: Callable[[Service, Request, Limits], Awaitable[Response]]
+    body: type[BaseModel] | None = None
+    params: tuple[Param, ...] = ()
+    returns: type[BaseModel] | None = None
+    returns_list: bool = False
+    ndjson: bool = False
+    writes: bool = False
+    raw_body: bool = False
+    status: int = 200
+
+
+def create_app(service: Service, limits: Limits | None = None) -> Starlette:
+    """The ASGI app serving `service`."""
+    limits = limits or Limits()
+    routes = [
+        Route(spec.path, _endpoint(service, spec, limits), methods=[spec.method], name=spec.path) for spec in SPECS
+    ]
+    routes.append(Route("/openapi.json", _openapi_endpoint(limits), methods=["GET"]))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        return _error(status, f"{request.method} {request.url.path}: {detail}")
+
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+
+
+# -- the wrapper every route goes through ------------------------------------------------------
+
+
+def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
+    async def endpoint(request: Request) -> Response:
+        try:
+            _authorise(request, limits)
+            if spec.writes and service.read_only:
+                raise _Denied(403, "this server is read-only (started with --read-only); writes are disabled")
+            if spec.writes:
+                return await spec.handler(service, request, limits)
+            return await asyncio.wait_for(spec.handler(service, request, limits), timeout=limits.read_timeout_s)
+        except _Denied as exc:
+            return _error(exc.status, str(exc))
+        except _TooLarge:
+            return _error(413, f"request body is larger than {limits.max_body} bytes")
+        except asyncio.TimeoutError:
+            return _error(503, f"the request took longer than {limits.read_timeout_s:g} s and was abandoned")
+        except UnknownConcept as exc:
+            return _error(404, str(exc))
+        except InputError as exc:
+            return _error(400, str(exc))
+        except DatabaseLocked as exc:
+            return _error(409, str(exc))
+        except KgbrainError as exc:
+            return _error(500, str(exc))
+
+    return endpoint
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(ErrorOut(error=message).model_dump(), status_code=status, headers=headers)
+
+
+def _authorise(request: Request, limits: Limits) -> None:
+    if limits.token is None:
+        return
+    given = request.headers.get("authorization", "")
+    scheme, _, token = given.partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), limits.token.encode()):
+        raise _Denied(401, "missing or wrong bearer token (Authorization: Bearer $KGBRAIN_TOKEN)")
+
+
+async def _body_bytes(request: Request, limits: Limits) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limits.max_body:
+        raise _TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limits.max_body:
+            raise _TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _body(request: Request, limits: Limits, model: type[BaseModel]) -> Any:
+    raw = await _body_bytes(request, limits)
+    try:
+        data = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"request body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError("request body must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InputError("; ".join(_problem(e) for e in exc.errors()[:5])) from None
+
+
+def _problem(error: Any) -> str:
+    where = ".".join(str(p) for p in error["loc"]) or "body"
+    return f"field {where!r}: {error['msg']}"
+
+
+def _query(request: Request, name: str, *, required: bool = False) -> str | None:
+    value = request.query_params.get(name)
+    if required and (value is None or not value.strip()):
+        raise InputError(f"field {name!r}: missing (add ?{name}=...)")
+    return value
+
+
+def _int(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise InputError(f"field {name!r}: {raw[:40]!r} is not a whole number") from None
+
+
+def _float(request: Request, name: str) -> float | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    try:
+        return float(raw)
+    except ValueError:
+        raise InputError(f"field {name!r}: {raw[:40]!r} is not a number") from None
+
+
+def _json(model: BaseModel | list[Any], status: int = 200) -> Response:
+    data = [m.model_dump() for m in model] if isinstance(model, list) else model.model_dump()
+    return Response(
+        json.dumps(data, ensure_ascii=False, default=str), status_code=status, media_type="application/json"
+    )
+
+
+# -- handlers ------------------------------------------------------------------------------------
+
+
+async def _health(service: Service, request: Request, limits: Limits) -> Response:
+    return _json(await service.health())
+
+
+async def _ask(service: Service, request: Request, limits: Limits) -> Response:
+    body: AskIn = await _body(request, limits, AskIn)
+    if not 0.0 <= body.priority <= 1.0:
+        raise InputError(f"field 'priority': {body.priority!r} is outside 0..1")
+    return _json(await service.ask(body.question, goal=body.goal, priority=body.priority))
+
+
+async def _verify(service: Service, request: Request, limits: Limits) -> Response:
+    body: VerifyIn = await _body(request, limits, VerifyIn)
+    chunks = list(verify_chunks(body.claims))  # bad items are refused before the stream starts
+
+    async def decide(chunk: list[dict[str, Any]]) -> list[VerdictOut]:
+        return await service.verify_chunk(chunk, closed_world=body.closed_world, min_confidence=body.min_confidence)
+
+    # The first chunk is decided before the status line goes out, so a bad option is still a 400.
+    first = await decide(chunks[0]) if chunks else []
+
+    async def lines() -> AsyncIterator[str]:
+        for verdict in first:
+            yield verdict.model_dump_json() + "\n"
+        for chunk in chunks[1:]:
+            for verdict in await decide(chunk):
+                yield verdict.model_dump_json() + "\n"
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+async def _verify_one(service: Service, request: Request, limits: Limits) -> Response:
+    body: VerifyIn = await _body(request, limits, VerifyIn)
+    if len(body.claims) != 1:
+        raise InputError(f"field 'claims': /v1/verify/one takes exactly one claim, got {len(body.claims)}")
+    [verdict] = await service.verify(body.claims, closed_world=body.closed_world, min_confidence=body.min_confidence)
+    return _json(verdict)
+
+
+async def _check_answer(service: Service, request: Request, limits: Limits) -> Response:
+    body: CheckAnswerIn = await _body(request, limits, CheckAnswerIn)
+    return _json(await service.check_answer(body.draft, question=body.question, rules=body.rules))
+
+
+async def _stats(service: Service, request: Request, limits: Limits) -> Response:
+    return _json(await service.stats())
+
+
+async def _facts_get(service: Service, request: Request, limits: Limits) -> Response:
+    concept = _query(request, "concept", required=True) or ""
+    found = await service.facts(concept, cursor=_query(request, "cursor"), limit=_int(request, "limit", 100))
+    return _json(found)
+
+
+async def _facts_post(service: Service, request: Request, limits: Limits) -> Response:
+    body: FactsIn = await _body(request, limits, FactsIn)
+    return _json(await service.add_facts(body.facts, source=body.source, trust=body.trust), status=201)
+
+
+async def _retract(service: Service, request: Request, limits: Limits) -> Response:
+    body: RetractIn = await _body(request, limits, RetractIn)
+    return _json(await service.retract(request.path_params["fact_id"], by=body.by, reason=body.reason))
+
+
+async def _concepts(service: Service, request: Request, limits: Limits) -> Response:
+    text = _query(request, "q", required=True) or ""
+    return _json(await service.search_concepts(text, limit=_int(request, "limit", 10)))
+
+
+async def _load(service: Service, request: Request, limits: Limits) -> Response:
+    name = _query(request, "name", required=True) or ""
+    raw = await _body_bytes(request, limits)
+    report = await service.load_text(
+        raw, name=name, fmt=_query(request, "format"), source=_query(request, "source"), trust=_float(request, "trust")
+    )
+    return _json(report, status=201)
+
+
+async def _conflicts(service: Service, request: Request, limits: Limits) -> Response:
+    found = await service.conflicts(
+        type=_query(request, "type"),
+        status=_query(request, "status"),
+        cursor=_query(request, "cursor"),
+        limit=_int(request, "limit", 50),
+    )
+    return _json(found)
+
+
+async def _resolve(service: Service, request: Request, limits: Limits) -> Response:
+    body: ResolveIn = await _body(request, limits, ResolveIn)
+    return _json(await service.resolve(request.path_params["conflict_id"], keep=body.keep, by=body.by))
+
+
+async def _why(service: Service, request: Request, limits: Limits) -> Response:
+    concept = _query(request, "concept", required=True) or ""
+    limit = _int(request, "limit", 5)
+    return _json(await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.why(concept, limit=limit)]))
+
+
+async def _path(service: Service, request: Request, limits: Limits) -> Response:
+    source = _query(request, "source", required=True) or ""
+    target = _query(request, "target", required=True) or ""
+    limit = _int(request, "limit", 5)
+    found = await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.path(source, target, limit=limit)])
+    return _json(found)
+
+
+async def _like(service: Service, request: Request, limits: Limits) -> Response:
+    concept = _query(request, "concept", required=True) or ""
+    limit = _int(request, "limit", 5)
+    return _json(await service.read(lambda b: [AnalogyOut.from_analogy(a) for a in b.like(concept, limit=limit)]))
+
+
+_PAGE = (
+    Param("cursor", description="`next_cursor` of the previous page"),
+    Param("limit", "integer", description="items per page"),
+)
+
+SPECS: tuple[Spec, ...] = (
+    Spec("GET", "/healthz", "Liveness, schema version and the write counter", _health, returns=HealthOut),
+    Spec("POST", "/v1/ask", "Answer a question (the body `kgbrain ask --json` prints)", _ask, AskIn, returns=AskOut),
+    Spec(
+        "POST",
+        "/v1/verify",
+        "Verify claims: one verdict line per claim, streamed as NDJSON in input order",
+        _verify,
+        VerifyIn,
+        returns=VerdictOut,
+        ndjson=True,
+    ),
+    Spec("POST", "/v1/verify/one", "Verify one claim: its verdict", _verify_one, VerifyIn, returns=VerdictOut),
+    Spec(
+        "POST",
+        "/v1/check-answer",
+        "Check a draft answer against rules, the knowledge base and its citations",
+        _check_answer,
+        CheckAnswerIn,
+        returns=CheckAnswerOut,
+    ),
+    Spec(
+        "GET",
+        "/v1/facts",
+        "Every fact about a concept with provenance and status, paged",
+        _facts_get,
+        params=(Param("concept", required=True, description="id, label or alias"), *_PAGE),
+        returns=ConceptFactsPageOut,
+    ),
+    Spec(
+        "POST",
+        "/v1/facts",
+        "Store facts (facts-file schema), all or nothing",
+        _facts_post,
+        FactsIn,
+        returns=LoadReportOut,
+        writes=True,
+        status=201,
+    ),
+    Spec(
+        "POST",
+        "/v1/facts/{fact_id}/retract",
+        "Retract a fact (kept with its history; reasoning ignores it)",
+        _retract,
+        RetractIn,
+        returns=RetractOut,
+        writes=True,
+    ),
+    Spec(
+        "GET",
+        "/v1/concepts",
+        "Find concepts by id, label or alias, then by close names",
+        _concepts,
+        params=(Param("q", required=True), Param("limit", "integer")),
+        returns=ConceptMatchesOut,
+    ),
+    Spec(
+        "POST",
+        "/v1/load",
+        "Load one file sent as the raw body (facts JSONL/CSV/TSV or an ontology), all or nothing",
+        _load,
+        params=(
+            Param("name", required=True, description="file name; its extension picks the format"),
+            Param("format", description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq"),
+            Param("source", description="source for rows without one"),
+            Param("trust", "number", description="trust 0..1 for rows without one"),
+        ),
+        returns=LoadReportOut,
+        writes=True,
+        raw_body=True,
+        status=201,
+    ),
+    Spec(
+        "GET",
+        "/v1/conflicts",
+        "Recorded conflicts, newest first, paged",
+        _conflicts,
+        params=(Param("type"), Param("status", description="open or resolved"), *_PAGE),
+        returns=ConflictsPageOut,
+    ),
+    Spec(
+        "POST",
+        "/v1/conflicts/{conflict_id}/resolve",
+        "Keep one fact of a conflict and dispute its rivals",
+        _resolve,
+        ResolveIn,
+        returns=ConflictOut,
+        writes=True,
+    ),
+    Spec("GET", "/v1/stats", "Counts (the body `kgbrain stats --json` prints)", _stats, returns=StatsOut),
+    Spec(
+        "GET",
+        "/v1/why",
+        "Causal chains leading to a concept",
+        _why,
+        params=(Param("concept", required=True), Param("limit", "integer")),
+        returns=CausalPathOut,
+        returns_list=True,
+    ),
+    Spec(
+        "GET",
+        "/v1/path",
+        "Causal paths from one concept to another",
+        _path,
+        params=(Param("source", required=True), Param("target", required=True), Param("limit", "integer")),
+        returns=CausalPathOut,
+        returns_list=True,
+    ),
+    Spec(
+        "GET",
+        "/v1/like",
+        "Structurally similar concepts (hypotheses)",
+        _like,
+        params=(Param("concept", required=True), Param("limit", "integer")),
+        returns=AnalogyOut,
+        returns_list=True,
+    ),
+)
+
+
+# -- OpenAPI ---------------------------------------------------------------------------------------
+
+
+def openapi() -> dict[str, Any]:
+    """The OpenAPI 3.1 document, built from the route table and the models' JSON schemas."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = version("kgbrain")
+    except PackageNotFoundError:
+        release = "0"
+    schemas: dict[str, Any] = {}
+
+    def ref(model: type[BaseModel]) -> dict[str, str]:
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, sub in schema.pop("$defs", {}).items():
+            schemas[name] = sub
+        schemas[model.__name__] = schema
+        return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+    error = {"application/json": {"schema": ref(ErrorOut)}}
+    paths: dict[str, Any] = {}
+    for spec in SPECS:
+        op: dict[str, Any] = {"summary": spec.summary, "operationId": _operation_id(spec)}
+        if spec.params or "{" in spec.path:
+            op["parameters"] = [
+                {"name": p.name, "in": "query", "required": p.required, "schema": {"type": p.kind}}
+                | ({"description": p.description} if p.description else {})
+                for p in spec.params
+            ] + [
+                {"name": part[1:-1], "in": "path", "required": True, "schema": {"type": "string"}}
+                for part in spec.path.split("/")
+                if part.startswith("{")
+            ]
+        if spec.body is not None:
+            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": ref(spec.body)}}}
+        elif spec.raw_body:
+            op["requestBody"] = {
+                "required": True,
+                "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        ok: dict[str, Any] = {"description": "OK"}
+        if spec.returns is not None:
+            schema: dict[str, Any] = ref(spec.returns)
+            if spec.returns_list:
+                schema = {"type": "array", "items": schema}
+            ok["content"] = {("application/x-ndjson" if spec.ndjson else "application/json"): {"schema": schema}}
+        responses: dict[str, Any] = {str(spec.status): ok}
+        for status, what in (
+            ("400", "bad input (the message names the field)"),
+            ("401", "missing or wrong bearer token"),
+            ("404", "unknown concept"),
+            ("409", "the knowledge base is locked"),
+            ("413", "request body too large"),
+        ):
+            responses[status] = {"description": what, "content": error}
+        op["responses"] = responses
+        paths.setdefault(spec.path, {})[spec.method.lower()] = op
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "kgbrain", "version": release, "description": "Explainable knowledge reasoning"},
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }
+
+
+def _operation_id(spec: Spec) -> str:
+    words = [w for w in spec.path.replace("-", "_").split("/") if w and not w.startswith("{") and w != "v1"]
+    return spec.method.lower() + "_" + "_".join(words or ["root"])
+
+
+def _openapi_endpoint(limits: Limits) -> Handler:
+    document = openapi()
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            _authorise(request, limits)
+        except _Denied as exc:
+            return _error(exc.status, str(exc))
+        return JSONResponse(document)
+
+    return endpoint

@@ -1,0 +1,88 @@
+"""Start the HTTP server (`kgbrain serve`): check the address is safe, open the KB once, run uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import sys
+from pathlib import Path
+
+from kgbrain.errors import InputError
+from kgbrain.service.core import Service
+from kgbrain.service.http import MAX_BODY, READ_TIMEOUT_S, Limits, create_app
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(host: str, token: str | None) -> None:
+    """Refuse to listen beyond this machine without a token.
+
+    Raises:
+        InputError: `host` is not a loopback address and no token is set.
+    """
+    if not is_loopback(host) and not token:
+        raise InputError(
+            f"--host {host!r} accepts connections from other machines; set KGBRAIN_TOKEN to a secret first "
+            "(every request must then send `Authorization: Bearer <token>`)"
+        )
+
+
+def serve(
+    db: Path | None,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    read_only: bool = False,
+    demo: bool = False,
+    max_body: int = MAX_BODY,
+    read_timeout_s: float = READ_TIMEOUT_S,
+) -> None:
+    """Serve the knowledge base at `db` until interrupted; prints the address on stderr once listening.
+
+    Raises:
+        InputError: an unsafe address without a token.
+        DatabaseLocked: another process holds the knowledge base.
+        StoreError: it cannot be opened.
+    """
+    import uvicorn
+
+    token = os.environ.get("KGBRAIN_TOKEN") or None
+    check_exposure(host, token)
+    service = Service(db, read_only=read_only, demo=demo)
+    try:
+        app = create_app(service, Limits(max_body=max_body, read_timeout_s=read_timeout_s, token=token))
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
+        server = uvicorn.Server(config)
+
+        async def run() -> None:
+            task = asyncio.create_task(server.serve())
+            while not server.started and not task.done():
+                await asyncio.sleep(0.02)
+            if server.started:
+                bound = server.servers[0].sockets[0].getsockname()
+                address = f"http://{_url_host(host)}:{bound[1]}"
+                service.announce(address)
+                where = service.store_path or "the in-memory knowledge base"
+                mode = " (read-only)" if read_only else ""
+                print(f"kgbrain serving {where} at {address}{mode}", file=sys.stderr, flush=True)
+            await task
+
+        asyncio.run(run())
+    finally:
+        service.close()
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

@@ -28,6 +28,9 @@ VectorSearch = Callable[[str, int], list[tuple[str, float]]]
 _MAX_NGRAM = 6
 _LOOKUPS = 12  # up to this many concepts, one primary-key query each (measured break-even on 200k concepts)
 _SMALL_KB = 20_000  # up to this many concepts, scanning the nodes costs less than one lookup per concept
+# Up to this many touched concepts, their names are read with one `id IN $ids` query (measured: 10,000 ids
+# take 0.45 s, about what re-reading every term of a small base costs); more, and the index is rebuilt.
+_INCREMENTAL_TERMS = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,14 +99,13 @@ class Retriever:
         """
         self._around.clear()
         self._small = None
-        if concepts is None or self._index is None:
-            self._index = None
+        ids = sorted(set(concepts)) if concepts is not None else []
+        if concepts is None or self._index is None or len(ids) > _INCREMENTAL_TERMS:
+            self._index = None  # rebuilt (or read back) on next use
             return
-        ids = sorted(set(concepts))
-        for start in range(0, len(ids), 10_000):
-            found = _stem_terms(self.store.iterate("terms_of_concepts", ids=ids[start : start + 10_000]))
-            for key, owners in found.items():
-                self._index.by_stems.setdefault(key, set()).update(owners)
+        found = _stem_terms(self.store.iterate("terms_of_concepts", ids=ids))
+        for key, owners in found.items():
+            self._index.by_stems.setdefault(key, set()).update(owners)
 
     def link(self, text: str) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
         """Concepts named in `text` (longest phrases first), the content words left unnamed, and all of them."""

@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 # 25,000 tokens at the ~3 characters a token that Russian text costs; English text stays well under it.
 MAX_RESULT_CHARS = 75_000
-MAX_CLAIMS = 100
+MAX_CLAIMS = 100  # a verdict with its proof is ~1,500 characters: the rest come back as `not_returned`
 MAX_FACTS = 1000
 
 INSTRUCTIONS = """kgbrain is an explainable knowledge base (Russian and English). Every answer and verdict
@@ -49,9 +49,11 @@ def build(service: Service) -> Any:
     ) -> str:
         if len(claims) > MAX_CLAIMS:
             raise _tool_error(f"at most {MAX_CLAIMS} claims per call (got {len(claims)}); send the rest in more calls")
-        return await _call(
-            lambda: service.verify(claims, closed_world=closed_world, min_confidence=min_confidence), key="verdicts"
-        )
+        try:
+            verdicts = await service.verify(claims, closed_world=closed_world, min_confidence=min_confidence)
+        except KgbrainError as exc:
+            raise _tool_error(str(exc)) from None
+        return _fit_verdicts([v.model_dump() for v in verdicts])
 
     async def tool_check_answer(draft: str, question: str = "") -> str:
         return await _call(lambda: service.check_answer(draft, question=question))
@@ -89,7 +91,8 @@ def build(service: Service) -> Any:
         "Fact-check claims against the knowledge base. Each claim is either a sentence or an object "
         '{"subject", "predicate", "object"} (optional "id", "polarity": false for a negated claim). Returns one '
         "verdict per claim in order: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with confidence and proof. "
-        f"At most {MAX_CLAIMS} claims per call. closed_world=true makes unprovable claims REFUTED.",
+        f"At most {MAX_CLAIMS} claims per call; verdicts that do not fit in one reply are listed in `not_returned` "
+        "(send those claims again). closed_world=true makes unprovable claims REFUTED.",
     )
     tool(
         tool_check_answer,
@@ -134,19 +137,35 @@ def build(service: Service) -> Any:
     return server
 
 
-async def _call(fn: Callable[[], Awaitable[BaseModel | list[Any]]], *, key: str = "items") -> str:
+async def _call(fn: Callable[[], Awaitable[BaseModel]]) -> str:
     try:
         result = await fn()
     except KgbrainError as exc:
         raise _tool_error(str(exc)) from None
-    data: Any = {key: [m.model_dump() for m in result]} if isinstance(result, list) else result.model_dump()
-    text = json.dumps(data, ensure_ascii=False, default=str)
+    text = json.dumps(result.model_dump(), ensure_ascii=False, default=str)
     if len(text) > MAX_RESULT_CHARS:
         raise _tool_error(
             f"the result is too long for one reply ({len(text)} characters); ask about fewer claims, or page "
             "with a smaller limit"
         )
     return text
+
+
+def _fit_verdicts(verdicts: list[dict[str, Any]]) -> str:
+    """As many verdicts as fit in one reply, in order; the ids of the rest are listed to send again."""
+    kept: list[dict[str, Any]] = []
+    size = 200
+    for verdict in verdicts:
+        line = len(json.dumps(verdict, ensure_ascii=False, default=str)) + 2
+        if size + line > MAX_RESULT_CHARS:
+            break
+        kept.append(verdict)
+        size += line
+    rest = [str(v["id"]) for v in verdicts[len(kept) :]]
+    data: dict[str, Any] = {"verdicts": kept, "not_returned": rest}
+    if rest:
+        data["note"] = f"{len(rest)} verdicts did not fit in this reply; send those claims again in another call"
+    return json.dumps(data, ensure_ascii=False, default=str)
 
 
 def _tool_error(message: str) -> Exception:

@@ -18,7 +18,9 @@ from tests.service.conftest import Server, copy_kb, env_with
 
 def test_health_and_openapi_describe_every_route(served: Server) -> None:
     health = served.client.get("/healthz").json()
-    assert health["status"] == "ok" and health["read_only"] is False and ":" in health["write_counter"]
+    assert health["status"] == "ok"
+    assert health["read_only"] is False
+    assert ":" in health["write_counter"]
     doc = served.client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.")
     for path in ("/v1/ask", "/v1/verify", "/v1/facts", "/v1/stats", "/v1/check-answer", "/v1/conflicts", "/v1/load"):
@@ -32,7 +34,9 @@ def test_health_and_openapi_describe_every_route(served: Server) -> None:
 
 def test_stats_is_the_body_stats_json_prints(served: Server) -> None:
     body = served.client.get("/v1/stats").json()
-    assert body["facts"] > 100 and body["schema_version"] >= 1 and "is_a" in body["predicates"]
+    assert body["facts"] > 100
+    assert body["schema_version"] >= 1
+    assert "is_a" in body["predicates"]
 
 
 def test_verify_streams_one_verdict_line_per_claim_in_order(served: Server) -> None:
@@ -42,11 +46,13 @@ def test_verify_streams_one_verdict_line_per_claim_in_order(served: Server) -> N
         {"id": "c", "subject": "neuron", "predicate": "is_a", "object": "cell", "polarity": False},
     ] + [{"subject": "neuron", "predicate": "is_a", "object": "cell"}] * 70
     with served.client.stream("POST", "/v1/verify", json={"claims": claims}) as r:
-        assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("application/x-ndjson")
         lines = [json.loads(line) for line in r.iter_lines() if line]
     assert len(lines) == len(claims)
     assert [v["id"] for v in lines[:3]] == ["a", "2", "c"]
-    assert lines[0]["verdict"] == "SUPPORTED" and lines[2]["verdict"] == "REFUTED"
+    assert lines[0]["verdict"] == "SUPPORTED"
+    assert lines[2]["verdict"] == "REFUTED"
     one = served.client.post("/v1/verify/one", json={"claims": [claims[0]]}).json()
     assert one == lines[0]
 
@@ -55,25 +61,33 @@ def test_errors_are_json_with_the_cli_message_and_status(served: Server, demo: B
     r = served.client.get("/v1/facts", params={"concept": "neuronn"})
     with pytest.raises(UnknownConcept) as raised:
         demo.facts("neuronn")
-    assert r.status_code == 404 and r.json() == {"error": str(raised.value)}
+    assert r.status_code == 404
+    assert r.json() == {"error": str(raised.value)}
     assert r.json()["error"].startswith("Unknown concept 'neuronn'. Did you mean 'neuron'")
     r = served.client.post("/v1/ask", json={"questio": "x"})
-    assert r.status_code == 400 and "field 'question'" in r.json()["error"]
+    assert r.status_code == 400
+    assert "field 'question'" in r.json()["error"]
     r = served.client.post("/v1/ask", content=b"{not json")
-    assert r.status_code == 400 and r.json()["error"].startswith("request body is not JSON")
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("request body is not JSON")
     r = served.client.get("/v1/facts")
-    assert r.status_code == 400 and r.json()["error"] == "field 'concept': missing (add ?concept=...)"
+    assert r.status_code == 400
+    assert r.json()["error"] == "field 'concept': missing (add ?concept=...)"
     r = served.client.post("/v1/verify", json={"claims": [1]})
-    assert r.status_code == 400 and "claims" in r.json()["error"]
+    assert r.status_code == 400
+    assert "claims" in r.json()["error"]
     r = served.client.get("/v1/conflicts", params={"type": "nonsense"})
-    assert r.status_code == 400 and r.json()["error"].startswith("Unknown conflict type 'nonsense'")
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("Unknown conflict type 'nonsense'")
     r = served.client.get("/v1/nowhere")
-    assert r.status_code == 404 and "error" in r.json()
+    assert r.status_code == 404
+    assert "error" in r.json()
 
 
 def test_facts_and_conflicts_are_paged_with_a_cursor(served: Server) -> None:
     whole = served.client.get("/v1/facts", params={"concept": "neuron", "limit": 1000}).json()
-    assert whole["next_cursor"] is None and whole["total_facts"] == len(whole["facts"]) > 3
+    assert whole["next_cursor"] is None
+    assert whole["total_facts"] == len(whole["facts"]) > 3
     seen: list[str] = []
     cursor = None
     while True:
@@ -88,15 +102,18 @@ def test_facts_and_conflicts_are_paged_with_a_cursor(served: Server) -> None:
     # A cursor of one list does not page another.
     first = served.client.get("/v1/facts", params={"concept": "neuron", "limit": 1}).json()
     r = served.client.get("/v1/facts", params={"concept": "cell", "cursor": first["next_cursor"]})
-    assert r.status_code == 400 and "belongs to another list" in r.json()["error"]
+    assert r.status_code == 400
+    assert "belongs to another list" in r.json()["error"]
     conflicts = served.client.get("/v1/conflicts", params={"limit": 1}).json()
-    assert len(conflicts["conflicts"]) == 1 and conflicts["total"] >= 1
+    assert len(conflicts["conflicts"]) == 1
+    assert conflicts["total"] >= 1
     assert (conflicts["next_cursor"] is None) == (conflicts["total"] == 1)
 
 
 def test_concept_search_finds_inflected_names(served: Server) -> None:
     found = served.client.get("/v1/concepts", params={"q": "Нейрон"}).json()["concepts"]
-    assert found[0]["id"] == "neuron" and found[0]["labels"]["ru"] == "нейрон"
+    assert found[0]["id"] == "neuron"
+    assert found[0]["labels"]["ru"] == "нейрон"
 
 
 def test_check_answer_takes_rules_as_text(served: Server) -> None:
@@ -107,7 +124,8 @@ def test_check_answer_takes_rules_as_text(served: Server) -> None:
         "rules": rules,
     }
     report = served.client.post("/v1/check-answer", json=body).json()
-    assert report["critical"] is True and report["rules"][0]["id"] == "tr_ts_019_certificate_vs_lifetime"
+    assert report["critical"] is True
+    assert report["rules"][0]["id"] == "tr_ts_019_certificate_vs_lifetime"
     r = served.client.post("/v1/check-answer", json={"draft": "  "})
     assert r.status_code == 400
 
@@ -116,7 +134,8 @@ def test_writes_are_all_or_nothing_and_seen_by_the_next_read(served: Server) -> 
     before = served.client.get("/v1/stats").json()["facts"]
     bad = {"facts": [{"subject": "zork", "predicate": "is_a", "object": "neuron"}, {"subject": "zork"}]}
     r = served.client.post("/v1/facts", json=bad)
-    assert r.status_code == 400 and r.json()["error"].startswith("facts:2: field 'predicate'")
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("facts:2: field 'predicate'")
     assert served.client.get("/v1/stats").json()["facts"] == before
     good = {
         "facts": [
@@ -127,17 +146,21 @@ def test_writes_are_all_or_nothing_and_seen_by_the_next_read(served: Server) -> 
         "trust": 0.9,
     }
     r = served.client.post("/v1/facts", json=good)
-    assert r.status_code == 201 and r.json()["facts_added"] == 1
+    assert r.status_code == 201
+    assert r.json()["facts_added"] == 1
     assert served.client.get("/v1/stats").json()["facts"] == before + 1
     # The new name links at once (the reader's term index was updated, not rebuilt later).
     answer = served.client.post("/v1/ask", json={"question": "Есть ли у зорка ДНК?"}).json()
     assert "zork" in answer["concepts"]
     [fact] = [f for f in served.client.get("/v1/facts", params={"concept": "zork"}).json()["facts"]]
-    assert fact["source"] == "test-suite" and fact["trust"] == 0.9
+    assert fact["source"] == "test-suite"
+    assert fact["trust"] == 0.9
     r = served.client.post(f"/v1/facts/{fact['fact_id']}/retract", json={"by": "tester", "reason": "made up"})
-    assert r.status_code == 200 and r.json() == {"fact_id": fact["fact_id"], "previous_status": "active", "closed": []}
+    assert r.status_code == 200
+    assert r.json() == {"fact_id": fact["fact_id"], "previous_status": "active", "closed": []}
     again = served.client.post(f"/v1/facts/{fact['fact_id']}/retract", json={})
-    assert again.status_code == 400 and "retracted" in again.json()["error"]
+    assert again.status_code == 400
+    assert "retracted" in again.json()["error"]
     [after] = served.client.get("/v1/facts", params={"concept": "zork"}).json()["facts"]
     assert after["status"] == "retracted"
 
@@ -145,7 +168,9 @@ def test_writes_are_all_or_nothing_and_seen_by_the_next_read(served: Server) -> 
 def test_load_takes_an_uploaded_file(served: Server) -> None:
     body = '{"subject": "blorp", "predicate": "is_a", "object": "cell"}\n'
     r = served.client.post("/v1/load", params={"name": "extra.jsonl", "source": "upload"}, content=body.encode())
-    assert r.status_code == 201 and r.json()["file"] == "extra.jsonl" and r.json()["facts_added"] == 1
+    assert r.status_code == 201
+    assert r.json()["file"] == "extra.jsonl"
+    assert r.json()["facts_added"] == 1
     r = served.client.post("/v1/load", params={"name": "../x.jsonl"}, content=body.encode())
     assert r.status_code == 400
 
@@ -173,9 +198,11 @@ def test_body_size_limit_read_only_and_token(demo_db: Path, no_block: Path, tmp_
         assert server.client.get("/openapi.json").status_code == 401
         assert server.client.get("/healthz", headers=auth).json()["read_only"] is True
         r = server.client.post("/v1/facts", json={"facts": []}, headers=auth)
-        assert r.status_code == 403 and "read-only" in r.json()["error"]
+        assert r.status_code == 403
+        assert "read-only" in r.json()["error"]
         r = server.client.post("/v1/ask", json={"question": "x" * 20_000}, headers=auth)
-        assert r.status_code == 413 and r.json()["error"].startswith("request body is larger than")
+        assert r.status_code == 413
+        assert r.json()["error"].startswith("request body is larger than")
         # A read-only server shares the file with read-only commands (`ask` only reads).
         done = subprocess.run(
             [sys.executable, "-m", "kgbrain", "--db", str(db), "ask", "What is a neuron?"],
@@ -185,7 +212,8 @@ def test_body_size_limit_read_only_and_token(demo_db: Path, no_block: Path, tmp_
             timeout=120,
             check=False,
         )
-        assert done.returncode == 0 and "neuron" in done.stdout.lower(), done.stderr
+        assert done.returncode == 0, done.stderr
+        assert "neuron" in done.stdout.lower()
     finally:
         server.stop()
 

@@ -21,7 +21,6 @@ QUESTIONS = [
     "Почему нейроны важны для мышления?",
     "What is a neuron?",
     "Можно ли использовать СИЗ с истёкшим сертификатом?",
-    "Is a penguin a fish?",
 ]
 CLAIMS: list[dict[str, Any]] = [
     {"id": "1", "subject": "neuron", "predicate": "is_a", "object": "cell"},

@@ -1,0 +1,98 @@
+"""The write counter: changed by every committed write, untouched by reads and rollbacks; caches key on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kgbrain.api import Brain
+from kgbrain.errors import DatabaseLocked, InputError
+from kgbrain.memory.persisted import load_or_build
+from kgbrain.reasoning.graph import fingerprint
+from kgbrain.store.kuzu_store import KuzuStore
+from kgbrain.store.lock import FileLock
+from tests.conftest import write_jsonl
+
+
+def test_every_commit_changes_the_counter_and_a_rollback_does_not(tmp_path: Path) -> None:
+    with Brain.open(tmp_path / "kb.kuzu") as brain:
+        first = brain.store.write_counter()
+        assert first is not None
+        brain.stats()
+        brain.ask("What is a cell?")
+        assert brain.store.write_counter() == first  # reads, and questions, do not write
+        brain.load([write_jsonl(tmp_path / "a.jsonl", [{"subject": "a", "predicate": "is_a", "object": "b"}])])
+        second = brain.store.write_counter()
+        assert second is not None
+        assert int(second.split(":")[0]) == int(first.split(":")[0]) + 1
+        with pytest.raises(InputError):
+            brain.load([write_jsonl(tmp_path / "bad.jsonl", [{"subject": "a"}])])
+        assert brain.store.write_counter() == second
+        assert fingerprint(brain.store)["writes"] == int(second.split(":")[0])
+        # A write query run outside a transaction gets one, and counts.
+        brain.store.run("meta_set", key="note", value="x")
+        assert brain.store.write_counter() != second
+
+
+def test_a_second_connection_sees_committed_writes(tmp_path: Path) -> None:
+    with Brain.open(tmp_path / "kb.kuzu") as brain:
+        reader = brain.store.connect()
+        assert reader.read_only
+        seen: list[str | None] = []
+        brain.store.on_commit.append(lambda: seen.append(reader.write_counter()))
+        brain.load([write_jsonl(tmp_path / "a.jsonl", [{"subject": "a", "predicate": "is_a", "object": "b"}])])
+        assert seen[-1] == brain.store.write_counter()
+        assert Brain(reader).stats().facts == brain.stats().facts
+        reader.close()
+        assert brain.stats().facts >= 1  # closing the reader leaves the database open
+
+
+def test_persisted_values_are_reused_only_for_the_same_key(tmp_path: Path) -> None:
+    builds: list[int] = []
+
+    def build() -> dict[tuple[str, ...], set[str]]:
+        builds.append(1)
+        return {("нейрон",): {"neuron"}}
+
+    assert load_or_build(tmp_path, "terms", "k1", build) == {("нейрон",): {"neuron"}}
+    assert load_or_build(tmp_path, "terms", "k1", build) == {("нейрон",): {"neuron"}}
+    assert len(builds) == 1
+    load_or_build(tmp_path, "terms", "k2", build)
+    assert len(builds) == 2
+    (tmp_path / "terms.marshal").write_bytes(b"\x00torn")
+    load_or_build(tmp_path, "terms", "k2", build)
+    assert len(builds) == 3
+
+
+def test_the_term_index_is_persisted_beside_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "kb.kuzu"
+    rows = [
+        {"subject": "zork", "predicate": "is_a", "object": "cell"},
+        {"subject": "zork", "predicate": "label", "value": "Зорк", "lang": "ru"},
+    ]
+    with Brain.open(db) as brain:
+        brain.load([write_jsonl(tmp_path / "a.jsonl", rows)])
+    with Brain.open(db, read_only=True) as brain:
+        assert "zork" in brain.ask("Что такое зорк?").concepts
+    assert (tmp_path / "kb.kuzu.reasoning" / "terms.marshal").is_file()
+    with Brain.open(db, read_only=True) as brain:
+        retriever = brain.cognition.retriever
+        real = brain.store.iterate
+
+        def no_terms_scan(name: str, /, **params: Any) -> Iterator[dict[str, Any]]:
+            assert name != "terms_all", "the term index must come from the file"
+            return real(name, **params)
+
+        brain.store.iterate = no_terms_scan  # type: ignore[method-assign]
+        assert retriever.link("Что такое зорк?")[0] == {"zork": "зорк"}
+
+
+def test_a_served_database_is_refused_at_once_with_the_servers_address(tmp_path: Path) -> None:
+    db = tmp_path / "kb.kuzu"
+    with KuzuStore(db) as store:
+        store.announce("http://127.0.0.1:9999")
+        with pytest.raises(DatabaseLocked, match=r"served by `kgbrain serve` at http://127.0.0.1:9999"):
+            FileLock(db, shared=True, timeout_s=3600).acquire()

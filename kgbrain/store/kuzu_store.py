@@ -203,39 +203,49 @@ class KuzuStore:
             if self._in_tx:
                 yield
                 return
+            if self._counting:
+                self._bump_write_counter(writing=True)
             self._execute("BEGIN TRANSACTION", {}, what="BEGIN").close()
             self._in_tx = True
             try:
-                if self._counting:
-                    self._bump_write_counter()
                 yield
             except BaseException:
                 self._rollback()
+                if self._counting:
+                    self._bump_write_counter(writing=False)
                 raise
             else:
                 self._in_tx = False
                 with self.commit_guard():
                     self._execute("COMMIT", {}, what="COMMIT").close()
+                    if self._counting:
+                        self._bump_write_counter(writing=False)
                     for hook in self.on_commit:
                         hook()
             finally:
                 self._in_tx = False
 
-    def _bump_write_counter(self) -> None:
-        # First thing in the transaction, so fingerprints taken inside it already name the data after it;
-        # the random token means a rolled-back number is never reused for other data.
-        rows = self.run("meta_get", key=WRITE_COUNTER)
-        count = int(rows[0]["value"].split(":")[0]) if rows else 0
-        self.run("meta_set", key=WRITE_COUNTER, value=f"{count + 1}:{secrets.token_hex(6)}")
+    def _bump_write_counter(self, *, writing: bool) -> None:
+        # Bumped in statements of their own, before and after each write transaction, never inside one: Kùzu 0.11.3
+        # can refuse ("Write-write conflict") or crash on updating a row again after a ROLLBACK that updated it,
+        # and this row would be updated by every transaction. While a write is under way (or after a crash in
+        # one) the counter is marked `writing`, and nothing is keyed by it; the random token means no number is
+        # ever reused for other data.
+        rows = list(self.iterate("meta_get", key=WRITE_COUNTER))
+        count = int(str(rows[0]["value"]).split(":")[0]) if rows else 0
+        value = f"{count + 1}:{secrets.token_hex(6)}" + (":writing" if writing else "")
+        list(self.iterate("meta_set", key=WRITE_COUNTER, value=value))
 
     def write_counter(self) -> str | None:
-        """The write counter (`count:token`), changed by every committed write; None before the first one.
+        """The write counter (`count:token`), changed by every write; None before the first one, or while a
+        write is under way (or was cut short by a crash), when caches must not be keyed by it.
 
         Raises:
             StoreError: the store failed.
         """
         rows = self.run("meta_get", key=WRITE_COUNTER)
-        return str(rows[0]["value"]) if rows else None
+        value = str(rows[0]["value"]) if rows else None
+        return None if value is None or value.endswith(":writing") else value
 
     def _rollback(self) -> None:
         try:
@@ -312,7 +322,7 @@ class KuzuStore:
                 for stmt in schema.create_statements():
                     self._execute(stmt, {}, what="schema creation").close()
                 self._set_version(1)
-                self._bump_write_counter()
+            self._bump_write_counter(writing=False)
             current = 1
         else:
             rows = self.run("meta_get", key="schema_version")

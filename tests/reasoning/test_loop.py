@@ -160,13 +160,17 @@ def test_conflicting_sources_are_replanned_and_reported(tmp_path: Path) -> None:
     assert r.selected.evidence_against
 
 
-def test_the_success_history_learns_from_each_answer(tmp_path: Path) -> None:
+def test_the_success_history_learns_from_each_answer_when_recording(tmp_path: Path) -> None:
     facts = tmp_path / "f.jsonl"
     facts.write_text(
         json.dumps({"subject": "cat", "predicate": "is_a", "object": "animal", "source": "s", "trust": 0.9}) + "\n"
     )
     with Brain.open(tmp_path / "kb.kuzu") as brain:
         brain.load([facts])
+        calm(brain).think("Is a cat an animal?")
+        assert brain.store.run("cog_action_stats") == []  # by default a question only reads
+    with Brain.open(tmp_path / "kb.kuzu") as brain:
+        brain.record_actions = True
         out = calm(brain).think("Is a cat an animal?")
         assert out.result.plan[-1] == "store_episode"
         rows = brain.store.run("cog_action_stats")

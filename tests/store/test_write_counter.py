@@ -17,7 +17,7 @@ from kgbrain.store.lock import FileLock
 from tests.conftest import write_jsonl
 
 
-def test_every_commit_changes_the_counter_and_a_rollback_does_not(tmp_path: Path) -> None:
+def test_every_write_changes_the_counter_and_reads_do_not(tmp_path: Path) -> None:
     with Brain.open(tmp_path / "kb.kuzu") as brain:
         first = brain.store.write_counter()
         assert first is not None
@@ -27,14 +27,30 @@ def test_every_commit_changes_the_counter_and_a_rollback_does_not(tmp_path: Path
         brain.load([write_jsonl(tmp_path / "a.jsonl", [{"subject": "a", "predicate": "is_a", "object": "b"}])])
         second = brain.store.write_counter()
         assert second is not None
-        assert int(second.split(":")[0]) == int(first.split(":")[0]) + 1
-        with pytest.raises(InputError):
+        assert int(second.split(":")[0]) > int(first.split(":")[0])
+        with pytest.raises(InputError):  # refused while reading the file, before any transaction
             brain.load([write_jsonl(tmp_path / "bad.jsonl", [{"subject": "a"}])])
         assert brain.store.write_counter() == second
         assert fingerprint(brain.store)["writes"] == int(second.split(":")[0])
+
+        def failing_write() -> None:
+            with brain.store.transaction():
+                assert brain.store.write_counter() is None
+                brain.store.run("meta_set", key="note", value="y")
+                raise RuntimeError("boom")
+
+        # Inside a write the counter names no state (caches built meanwhile are not kept); after a rollback it is
+        # a new value again, and the store takes further writes (Kùzu's rollback trap: see kuzu_store).
+        with pytest.raises(RuntimeError, match="boom"):
+            failing_write()
+        third = brain.store.write_counter()
+        assert third not in (None, second)
+        for n in range(3):
+            with brain.store.transaction():
+                brain.store.run("meta_set", key="note", value=str(n))
         # A write query run outside a transaction gets one, and counts.
         brain.store.run("meta_set", key="note", value="x")
-        assert brain.store.write_counter() != second
+        assert brain.store.write_counter() not in (None, third)
 
 
 def test_a_second_connection_sees_committed_writes(tmp_path: Path) -> None:

@@ -13,14 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept
-from kgbrain.ingest.batch import LoadBatch
-from kgbrain.ingest.export import export_rows, write_jsonl
-from kgbrain.ingest.loader import LoadReport, load_batch
-from kgbrain.ingest.tabular import TABULAR_SUFFIXES, read_facts_file
-from kgbrain.ingest.vocabulary import core_declarations
 from kgbrain.knowledge import Fact
-from kgbrain.reasoning import truth
-from kgbrain.reasoning.contradictions import ConflictType
 from kgbrain.resources import resource_dir
 from kgbrain.ruleset import Program
 from kgbrain.store import KuzuStore
@@ -32,7 +25,12 @@ DEFAULT_DB = Path("kgbrain.kuzu")
 # Called with (file, bytes done, bytes total) while a file is read.
 LoadProgress = Callable[[str, int, int], None]
 # Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file).
-LoadHook = Callable[["Brain", LoadReport], None]
+LoadHook = Callable[["Brain", "LoadReport"], None]
+
+if TYPE_CHECKING:  # loading imports pyarrow, truth maintenance its own modules: a question needs neither
+    from kgbrain.ingest.batch import LoadBatch
+    from kgbrain.ingest.loader import LoadReport
+    from kgbrain.reasoning import truth
 
 if TYPE_CHECKING:
     from kgbrain.reasoning.rules.support import Proof
@@ -126,6 +124,10 @@ class Brain:
         return cls.open(demo_path(), read_only=read_only)
 
     def _load_vocabulary(self) -> None:
+        from kgbrain.ingest.batch import LoadBatch
+        from kgbrain.ingest.loader import load_batch
+        from kgbrain.ingest.vocabulary import core_declarations
+
         batch = LoadBatch(file="kgbrain:vocabulary", declarations=core_declarations())
         load_batch(self.store, batch)
 
@@ -157,6 +159,8 @@ class Brain:
             OntologyError: an ontology cannot be parsed.
             StoreError: the store failed (the file's transaction was rolled back).
         """
+        from kgbrain.ingest.loader import load_batch
+
         if trust is not None and not 0.0 <= trust <= 1.0:
             raise InputError(f"--trust {trust!r} is outside 0..1")
         reports = []
@@ -198,6 +202,8 @@ class Brain:
     def _read(
         self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]
     ) -> LoadBatch:
+        from kgbrain.ingest.tabular import TABULAR_SUFFIXES, read_facts_file
+
         kind = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
         if kind in ("jsonl", "csv", "tsv"):
             return read_facts_file(path, source=source, trust=trust, fmt=kind, progress=progress)
@@ -383,6 +389,8 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
+        from kgbrain.ingest.export import export_rows, write_jsonl
+
         return write_jsonl(export_rows(self.store), out)
 
     # -- reasoning -----------------------------------------------------------------------------
@@ -589,6 +597,9 @@ class Brain:
             InputError: unknown type or status.
             StoreError: the store failed.
         """
+        from kgbrain.reasoning import truth
+        from kgbrain.reasoning.contradictions import ConflictType
+
         kind = _enum(ConflictType, type, "conflict type")
         state = _enum(truth.ConflictStatus, status, "conflict status")
         return truth.list_conflicts(self.store, type=kind, status=state, fact_ids=facts)
@@ -600,6 +611,8 @@ class Brain:
             InputError: unknown conflict, or `keep` is not one of its facts.
             StoreError: the store failed.
         """
+        from kgbrain.reasoning import truth
+
         record = truth.resolve_by_person(self.store, conflict_id, keep, by)
         self._statuses_changed()
         return record
@@ -611,6 +624,7 @@ class Brain:
             InputError: unknown fact, or retracted already.
             StoreError: the store failed.
         """
+        from kgbrain.reasoning import truth
         from kgbrain.reasoning.rules.support import withdraw
 
         result = truth.retract(self.store, fact_id, by=by, reason=reason)
@@ -648,6 +662,8 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
+        from kgbrain.reasoning import truth
+
         result = truth.scan_and_record(self.store)
         self._statuses_changed()
         return result
@@ -661,6 +677,8 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
+        from kgbrain.ingest.loader import LoadReport
+
         report = report or LoadReport(file="kgbrain:truth-maintenance")
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
@@ -673,11 +691,15 @@ class Brain:
         # conclusion drawn from a retracted premise disappears at once.
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
+            from kgbrain.ingest.loader import LoadReport
+
             reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
 
 
 def _run_rules(store: GraphStore, report: LoadReport) -> LoadReport | None:
     """Run the stored rules on a load's new facts; a report of the derived facts, or None."""
+    from kgbrain.ingest.loader import LoadReport
+
     if not len(report.added) or report.loaded_at is None:
         return None
     from kgbrain.reasoning.rules.rulebase import run_on_new_facts
@@ -697,6 +719,7 @@ def _run_rules(store: GraphStore, report: LoadReport) -> LoadReport | None:
 
 
 def _load_rules(store: GraphStore, path: Path) -> LoadReport:
+    from kgbrain.ingest.loader import LoadReport
     from kgbrain.reasoning.rules.rulebase import load_rules_file
 
     rules = load_rules_file(store, path)
@@ -714,6 +737,8 @@ def _names_changed(brain: Brain, report: LoadReport) -> None:
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
+    from kgbrain.reasoning import truth
+
     truth.record_on_load(brain.store, report.added, only_new=report.first_facts)
 
 

@@ -9,16 +9,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from kgbrain.api import DEFAULT_DB, Brain, LoadProgress
 from kgbrain.errors import InputError, KgbrainError
-from kgbrain.models import ConceptFactsOut, LoadReportOut, StatsOut, VerifySummaryOut
-from kgbrain.output.verdicts import VerifySummary
-from kgbrain.reasoning.contradictions import ConflictType
-from kgbrain.reasoning.truth import ScanResult
+
+if TYPE_CHECKING:  # start-up counts: each command imports what it uses (pydantic, pyarrow, numpy are slow)
+    from kgbrain.api import Brain, LoadProgress
+    from kgbrain.output.verdicts import VerifySummary
+    from kgbrain.reasoning.truth import ScanResult
+
+DEFAULT_DB = Path("kgbrain.kuzu")  # kgbrain.api.DEFAULT_DB (a test keeps them equal)
+# kgbrain.reasoning.contradictions.ConflictType's values (a test keeps them equal), for --type's choices.
+CONFLICT_TYPES = ("opposite_polarity", "conflicting_value", "source_conflict", "relation_conflict", "stale_evidence")
 
 
 class _Cli(click.Group):
@@ -42,6 +46,8 @@ class Session:
         self._brain: Brain | None = None
 
     def brain(self, *, write: bool = False, read_only: bool = False) -> Brain:
+        from kgbrain.api import Brain
+
         if self._brain is None:
             if self.db is None and not DEFAULT_DB.exists() and not write:
                 click.echo("Using the bundled demo knowledge base (no --db given and no ./kgbrain.kuzu).", err=True)
@@ -138,6 +144,8 @@ def load(
     with progress_bar("loading") as progress:
         reports = session.brain(write=True).load(files, source=source, trust=trust, fmt=fmt, progress=progress)
     if as_json:
+        from kgbrain.models import LoadReportOut
+
         echo_json([LoadReportOut.from_report(r).model_dump() for r in reports])
         return
     for r in reports:
@@ -160,6 +168,8 @@ def stats(session: Session, as_json: bool) -> None:
     """Count concepts, facts per predicate and status, and sources."""
     s = session.brain().stats()
     if as_json:
+        from kgbrain.models import StatsOut
+
         echo_json(StatsOut.from_stats(s).model_dump())
         return
     click.echo(f"concepts: {s.concepts} ({s.individuals} individuals)")
@@ -177,6 +187,8 @@ def facts(session: Session, concept: str, as_json: bool) -> None:
     """Show every fact about CONCEPT with its provenance and status."""
     c = session.brain().facts(concept)
     if as_json:
+        from kgbrain.models import ConceptFactsOut
+
         echo_json(ConceptFactsOut.from_concept(c).model_dump())
         return
     names = ", ".join(f"{n['text']}@{n['lang']}" if n["lang"] else n["text"] for n in c.names if n["kind"] != "id")
@@ -285,6 +297,8 @@ def verify(
     # With the verdicts on stdout, the summary goes to stderr so the JSONL stays clean.
     to_err = output is None
     if as_json:
+        from kgbrain.models import VerifySummaryOut
+
         data = VerifySummaryOut.from_summary(summary).model_dump()
         click.echo(json.dumps(data, ensure_ascii=False, indent=2), err=to_err)
         return
@@ -305,7 +319,7 @@ def summary_table(s: VerifySummary) -> list[str]:
 
 
 @cli.command()
-@click.option("--type", "kind", type=click.Choice([t.value for t in ConflictType]), help="Only conflicts of this type.")
+@click.option("--type", "kind", type=click.Choice(CONFLICT_TYPES), help="Only conflicts of this type.")
 @click.option("--status", type=click.Choice(["open", "resolved"]), help="Only open or only resolved conflicts.")
 @click.option("--scan", is_flag=True, help="Scan the whole knowledge base for new conflicts first.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
@@ -474,12 +488,13 @@ def ask(
 ) -> None:
     """Answer QUESTION (Russian or English) through the cognitive loop: hedged, sourced, traced."""
     from kgbrain.language import prepare
-    from kgbrain.models import AskOut
 
     prepare(question)  # Russian morphology loads while the knowledge base opens
     brain = _cognitive_brain(session, config_file, log_dir, record=record)
     output = brain.think(question, goal_type=goal, priority=priority)
     if as_json:
+        from kgbrain.models import AskOut
+
         echo_json(AskOut.from_output(output).model_dump())
         return
     click.echo(output.text)

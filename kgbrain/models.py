@@ -15,8 +15,8 @@ from kgbrain.reasoning.verify import Verdict
 
 if TYPE_CHECKING:
     from kgbrain.output.pipeline import BrainOutput
-    from kgbrain.reasoning.rules.query import QueryResult
     from kgbrain.output.rules import AnswerReport
+    from kgbrain.reasoning.rules.query import QueryResult
     from kgbrain.reasoning.truth import RetractResult
 
 

@@ -13,7 +13,9 @@ Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
   otherwise appends with LOAD FROM + CREATE, which rolls back cleanly (measured: 100k rows in 0.6 s);
 - a label-free `()-[r]->()` scan in a transaction that has just appended to NAMES segfaults (on a
   reopened on-disk database), so fact queries anchor the subject: `(:Concept)-[r]->()`;
-- a NULL parameter used as a list (`IN $x`, `list_contains($x, ...)`) segfaults, so `run` refuses it.
+- a NULL parameter used as a list (`IN $x`, `list_contains($x, ...)`) segfaults, so `run` refuses it;
+- after a ROLLBACK that updated rows, updating them again can fail ("Write-write conflict of updating the same
+  row") or segfault, so the write counter is never updated inside a transaction that may roll back.
 
 Every write transaction also bumps a write counter in Meta (`write_counter`: count and a random token), so
 caches built from the data (the reasoning mirror, the term index) are keyed by it instead of a scan.

@@ -491,10 +491,19 @@ class ConceptMatchesOut(_Out):
 
 
 class ExplanationOut(_Out):
-    """Where a fact comes from: the fact with its provenance and status, and the conflicts it is part of."""
+    """Where a fact comes from: the fact with its provenance and status, its derivation tree down to sourced facts
+    (`kgbrain explain --json`), and the conflicts it is part of."""
 
     fact: dict[str, Any]
+    proof: dict[str, Any]
     conflicts: list[ConflictOut]
+
+
+class QueryPageOut(QueryOut):
+    """One page of `kgbrain query --json`'s solutions; `next_cursor` fetches the next (None: the last page)."""
+
+    total_rows: int
+    next_cursor: str | None
 
 
 class ErrorOut(_Out):
@@ -556,6 +565,14 @@ class RetractIn(_In):
 
     by: str = "api"
     reason: str | None = None
+
+
+class QueryIn(_In):
+    """`POST /v1/query`: a SPARQL SELECT or a rule body, answered read-only with reasoning."""
+
+    query: str
+    cursor: str | None = None
+    limit: int = 100
 
 
 class ResolveIn(_In):

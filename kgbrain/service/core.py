@@ -40,6 +40,8 @@ from kgbrain.models import (
     ExplanationOut,
     HealthOut,
     LoadReportOut,
+    QueryOut,
+    QueryPageOut,
     RetractOut,
     StatsOut,
     VerdictOut,
@@ -251,11 +253,27 @@ class Service:
         """A fact's provenance and status, and the conflicts it is part of."""
 
         def run(brain: Brain) -> ExplanationOut:
+            from kgbrain.reasoning.rules.support import proof_json
+
             fact = brain.fact(fact_id)
+            proof = proof_json(brain.explain(fact_id))
             found = brain.conflicts(facts=[fact_id])
-            return ExplanationOut(fact=fact_row(fact), conflicts=[ConflictOut.from_record(c) for c in found])
+            return ExplanationOut(
+                fact=fact_row(fact), proof=proof, conflicts=[ConflictOut.from_record(c) for c in found]
+            )
 
         return await self.read(run)
+
+    async def query(self, text: str, *, cursor: str | None = None, limit: int = 100) -> QueryPageOut:
+        """`kgbrain query --json`, paged: SPARQL SELECT or a rule body over the facts and rules, in memory.
+
+        The text is parsed by the query layer and evaluated over the reasoner's mirror; it never becomes Cypher.
+        """
+        if not text.strip():
+            raise InputError("field 'query': the query is empty")
+        whole = await self.read(lambda b: QueryOut.from_result(b.query(text)))
+        rows, following = page(whole.rows, cursor, limit, key=("query", text))
+        return QueryPageOut(columns=whole.columns, rows=rows, total_rows=len(whole.rows), next_cursor=following)
 
     async def retract(self, fact_id: str, *, by: str, reason: str | None = None) -> RetractOut:
         """`kgbrain retract`: non-destructive; the fact keeps its history."""

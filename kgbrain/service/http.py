@@ -38,9 +38,12 @@ from kgbrain.models import (
     ConflictOut,
     ConflictsPageOut,
     ErrorOut,
+    ExplanationOut,
     FactsIn,
     HealthOut,
     LoadReportOut,
+    QueryIn,
+    QueryPageOut,
     ResolveIn,
     RetractIn,
     RetractOut,
@@ -325,6 +328,15 @@ async def _resolve(service: Service, request: Request, limits: Limits) -> Respon
     return _json(await service.resolve(request.path_params["conflict_id"], keep=body.keep, by=body.by))
 
 
+async def _query_route(service: Service, request: Request, limits: Limits) -> Response:
+    body: QueryIn = await _body(request, limits, QueryIn)
+    return _json(await service.query(body.query, cursor=body.cursor, limit=body.limit))
+
+
+async def _explain(service: Service, request: Request, limits: Limits) -> Response:
+    return _json(await service.explain(request.path_params["fact_id"]))
+
+
 async def _why(service: Service, request: Request, limits: Limits) -> Response:
     concept = _query(request, "concept", required=True) or ""
     limit = _int(request, "limit", 5)
@@ -440,6 +452,21 @@ SPECS: tuple[Spec, ...] = (
         writes=True,
     ),
     Spec("GET", "/v1/stats", "Counts (the body `kgbrain stats --json` prints)", _stats, returns=StatsOut),
+    Spec(
+        "POST",
+        "/v1/query",
+        "Read-only query: SPARQL SELECT or a rule body, answered with the stored rules; rows paged",
+        _query_route,
+        QueryIn,
+        returns=QueryPageOut,
+    ),
+    Spec(
+        "GET",
+        "/v1/facts/{fact_id}/explain",
+        "Where a fact comes from: provenance, derivation tree (rule ids down to sourced facts), conflicts",
+        _explain,
+        returns=ExplanationOut,
+    ),
     Spec(
         "GET",
         "/v1/why",

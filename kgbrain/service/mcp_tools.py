@@ -112,8 +112,9 @@ def build(service: Service) -> Any:
     )
     tool(
         tool_explain,
-        "Explain where a fact comes from: its source, trust, authority, dates, status and confidence, and the "
-        "conflicts it is part of. Takes a fact id as seen in traces, proofs and recall results.",
+        "Explain where a fact comes from: its source, trust, authority, dates, status and confidence, how it was "
+        "derived (the rule ids down to sourced facts, for facts derived by rules) and the conflicts it is part "
+        "of. Takes a fact id as seen in traces, proofs and recall results.",
     )
     tool(
         tool_conflicts,

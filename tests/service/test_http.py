@@ -233,3 +233,29 @@ def test_http_client_sees_connection_refused_after_stop(demo_db: Path, no_block:
     assert server.process.returncode is not None
     with pytest.raises(httpx.ConnectError):
         httpx.get(url + "/healthz", timeout=5)
+
+
+def test_query_is_read_only_and_paged(served: Server) -> None:
+    text = "SELECT ?x WHERE { <neuron> <is_a> ?x }"
+    whole = served.client.post("/v1/query", json={"query": text, "limit": 1000}).json()
+    assert whole["columns"] == ["x"]
+    assert "excitable_cell" in {r["x"] for r in whole["rows"]}
+    assert whole["total_rows"] == len(whole["rows"]) >= 2
+    first = served.client.post("/v1/query", json={"query": text, "limit": 1}).json()
+    second = served.client.post("/v1/query", json={"query": text, "limit": 1, "cursor": first["next_cursor"]}).json()
+    assert first["rows"] + second["rows"] == whole["rows"][:2]
+    # Text that would be Cypher is only ever parsed as a query, never run.
+    before = served.client.get("/v1/stats").json()["facts"]
+    r = served.client.post("/v1/query", json={"query": "MATCH (n) DETACH DELETE n"})
+    assert r.status_code == 400
+    assert served.client.get("/v1/stats").json()["facts"] == before
+
+
+def test_explain_gives_provenance_and_derivation(served: Server) -> None:
+    fact = served.client.get("/v1/facts", params={"concept": "neuron", "limit": 1}).json()["facts"][0]
+    explained = served.client.get(f"/v1/facts/{fact['fact_id']}/explain").json()
+    assert explained["fact"]["fact_id"] == fact["fact_id"]
+    assert explained["proof"]["fact_id"] == fact["fact_id"]
+    r = served.client.get("/v1/facts/f_nope/explain")
+    assert r.status_code == 400
+    assert "Unknown fact 'f_nope'" in r.json()["error"]

@@ -11,9 +11,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from kgbrain.knowledge import normalize_term
 from kgbrain.language import lemmas, local_name, stem_key, words
+from kgbrain.memory.persisted import code_key, data_key, load_or_build
 from kgbrain.store.protocol import GraphStore
 
 CACHE_SIZE = 200_000  # resolved names kept between loads
@@ -32,9 +34,13 @@ class Mention:
 class Linker:
     """Resolves names to concept ids; resolutions and the stem index are cached until the next load."""
 
-    def __init__(self, store: GraphStore, known: Callable[[], Container[str]] | None = None) -> None:
-        """Link against `store`; `known` gives ids known to exist without a query (the reasoner's mirror)."""
+    def __init__(
+        self, store: GraphStore, known: Callable[[], Container[str]] | None = None, *, index_dir: Path | None = None
+    ) -> None:
+        """Link against `store`; `known` gives ids known to exist without a query (the reasoner's mirror); the
+        stem index is kept in `index_dir` between processes."""
         self.store = store
+        self.index_dir = index_dir
         self._known = known
         self._cache: dict[str, str | None] = {}
         self._stems: dict[str, list[str]] | None = None
@@ -147,20 +153,27 @@ class Linker:
 
     def _stem_index(self) -> dict[str, list[str]]:
         if self._stems is None:
-            stems: dict[str, list[str]] = {}
-            written: dict[str, str] = {}
-            for r in self.store.iterate("link_all_terms"):
-                key, concept, text = r["key"], r["concept"], r["text"] or r["key"]
-                written.setdefault(key, text)
-                stems.setdefault(stem_key(key), []).append(concept)
-                # Identifiers as written ("pizza:NamedPizza", "GraduateStudent0") also answer to their words.
-                local = stem_key(local_name(text))
-                if local and local != stem_key(key):
-                    stems.setdefault(local, []).append(concept)
+            # Persisted: stemming every term of a large base costs seconds in each new process.
+            key = data_key(self.store)
+            key = f"{key}:{code_key(stem_key, local_name, Linker)}" if key is not None else None
+            stems, written = load_or_build(self.index_dir, "link_terms", key, self._build_stem_index)
             self._stems = stems
             self._keys = sorted(written)
             self._written = written
         return self._stems
+
+    def _build_stem_index(self) -> tuple[dict[str, list[str]], dict[str, str]]:
+        stems: dict[str, list[str]] = {}
+        written: dict[str, str] = {}
+        for r in self.store.iterate("link_all_terms"):
+            key, concept, text = r["key"], r["concept"], r["text"] or r["key"]
+            written.setdefault(key, text)
+            stems.setdefault(stem_key(key), []).append(concept)
+            # Identifiers as written ("pizza:NamedPizza", "GraduateStudent0") also answer to their words.
+            local = stem_key(local_name(text))
+            if local and local != stem_key(key):
+                stems.setdefault(local, []).append(concept)
+        return stems, written
 
 
 def _lemma_key(text: str) -> str:

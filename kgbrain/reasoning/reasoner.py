@@ -94,7 +94,7 @@ class Reasoner:
         """Reason over `store`; the fact mirror and analogy index are persisted in `index_dir` (None: memory)."""
         self.store = store
         self.index_dir = index_dir
-        self.linker = Linker(store, known=lambda: self.graph().index)
+        self.linker = Linker(store, known=lambda: self.graph().index, index_dir=index_dir)
         self._predicates: PredicateTable | None = None
         self._graph: FactGraph | None = None
         self._hierarchy: Hierarchy | None = None

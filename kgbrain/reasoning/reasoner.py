@@ -30,22 +30,15 @@ from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import statement
 from kgbrain.reasoning.graph import FactGraph, fingerprint
+from kgbrain.reasoning.intents import IntentAnswers
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, causal_predicate, parse_question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
-from kgbrain.reasoning.understanding import YES_NO_PREDICATES, bare, best_action, understand, wh_predicates
+from kgbrain.reasoning.understanding import YES_NO_PREDICATES, understand
 from kgbrain.store.protocol import GraphStore
 
 DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
-ANALOGY_SEARCH = 10  # "Is X like Y?": Y must be among X's nearest structural analogues
-MAX_LISTED = 12  # items a wh-question's answer lists
-# Which stored predicates answer a normative question (seed 003: NORM/OPERATIVE facts decide).
-NORM_PREDICATES: dict[str, tuple[str, ...]] = {
-    "permission": ("permitted",),
-    "obligation": ("requires", "obliged_to"),
-}
-AUTHORITY_RANK = {"NORM": 4, "OPERATIVE": 3, "GUIDANCE": 2, "COMMENTARY": 1}
 
 # A claim for check_many: (subject, predicate, object) or (subject, predicate, object, polarity).
 ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
@@ -87,7 +80,7 @@ class Answer:
     text: str = ""  # filled by output.dialogue (Brain.ask): the hedged answer sentence(s)
 
 
-class Reasoner:
+class Reasoner(IntentAnswers):
     """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
 
     def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
@@ -609,264 +602,6 @@ class Reasoner:
             hypothesis=not best.supported,
         )
 
-    def _not_understood(self, q: Question) -> Answer:
-        """Say what was understood and what is missing, and answer nothing else (never a definition).
-
-        A name that several ontologies share ("restaurant") gets a clarification listing the candidates.
-        """
-        missing = [m for m in q.unresolved if m] or (
-            [q.subject] if q.intent is Intent.UNKNOWN and not q.concepts else []
-        )
-        for missed in missing:
-            candidates = self.linker.ambiguous(bare(missed))
-            if candidates:
-                return self._ambiguous(q, missed, candidates)
-        name = missing[0] if missing else ""
-        words = [w for w in name.split() if len(w) > 3] or [name]
-        close = (self.linker.suggest(name) or [s for w in words for s in self.linker.suggest(w)][:3]) if name else []
-        data = {
-            "kind": "unknown_concept" if missing else "not_understood",
-            "name": name,
-            "missing": missing,
-            "known": list(q.concepts),
-            "intent": q.intent.value,
-            "suggestions": close,
-        }
-        return self._finish(
-            q,
-            Mode.ASSOCIATIVE,
-            0.0,
-            Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),))
-            if name
-            else Trace(),
-            data,
-            q.concepts,
-            suggestions=tuple(close),
-            action="ask_clarification",
-        )
-
-    def _analogy(self, q: Question) -> Answer:
-        concept, other = q.concepts[0], q.concepts[-1]
-        # RULE ana.relational-match: "Is X like Y?" asks whether Y is among X's structural analogues, not is_a
-        found = [a for a in self.like(concept, limit=ANALOGY_SEARCH) if a.other == other]
-        if not found:
-            data: dict[str, Any] = {"kind": "no_analogy", "concept": concept, "other": other}
-            return self._finish(q, Mode.ANALOGICAL, 0.0, Trace(), data, (concept, other), action="no_answer")
-        best = found[0]
-        data = {
-            "kind": "analogy",
-            "concept": concept,
-            "analogies": [
-                {
-                    "other": best.other,
-                    "similarity": best.similarity,
-                    "supported": best.supported,
-                    "shared": [list(x) for x in best.shared],
-                }
-            ],
-        }
-        ids = [concept, other, *(x for t in best.shared for x in t[1:])]
-        return self._finish(
-            q,
-            Mode.ANALOGICAL,
-            best.confidence,
-            Trace(best.steps),
-            data,
-            (concept, other),
-            ids=ids,
-            hypothesis=not best.supported,
-        )
-
-    def _values(self, subject: str, attribute: str) -> tuple[str, list[dict[str, Any]]]:
-        """The active stated values of `attribute` for `subject`, else for its nearest class that has one."""
-        ancestors = self.hierarchy().ancestors(subject) if subject in self.graph().index else {}
-        for holder in [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]:
-            rows = [
-                r
-                for r in self.store.run("ded_values_of", subject=holder, predicates=[attribute])
-                if r["status"] == "active" and r["polarity"]
-            ]
-            if rows:
-                return holder, sorted(rows, key=lambda r: (-float(r["confidence"]), r["fact_id"]))
-        return subject, []
-
-    def _value_answer(self, q: Question, subject: str, attribute: str, kind: str = "value") -> Answer:
-        holder, rows = self._values(subject, attribute)
-        if not rows:
-            data = {"kind": "no_value", "subject": subject, "attribute": attribute, "checked": [attribute]}
-            return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject, attribute), action="no_answer")
-        best = rows[0]
-        unit = best.get("unit") or ""
-        shown = f"{best['object']} {unit}".strip()
-        # RULE val.lookup: a stated attribute value answers "what is the P of X"; a class's value holds for its members
-        note = f"stated for {holder}" if holder != subject else ""
-        step = Step(
-            R.VAL_LOOKUP,
-            f"{subject} {attribute} {shown}",
-            (best["fact_id"],),
-            (best["source"],) if best["source"] else (),
-            round(float(best["confidence"]), 4),
-            note,
-        )
-        data = {
-            "kind": kind,
-            "subject": subject,
-            "attribute": attribute,
-            "value": str(best["object"]),
-            "unit": unit,
-            "holder": holder,
-        }
-        return self._finish(
-            q, Mode.DEDUCTIVE, float(best["confidence"]), Trace((step,)), data, (subject, attribute), ids=[holder]
-        )
-
-    def _value(self, q: Question) -> Answer:
-        return self._value_answer(q, q.concepts[0], q.concepts[1])
-
-    def _count(self, q: Question) -> Answer:
-        if len(q.concepts) == 1:  # "How many kinds of X are there?": its direct sub-classes
-            concept = q.concepts[0]
-            kids = sorted(self.hierarchy().children(concept))
-            if not kids:
-                data: dict[str, Any] = {
-                    "kind": "no_value",
-                    "subject": concept,
-                    "attribute": "kinds",
-                    "checked": ["is_a"],
-                }
-                return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept,), action="no_answer")
-            steps = []
-            for kid in kids:
-                facts = self.hierarchy().facts(kid, concept)
-                steps.append(
-                    Step(
-                        R.CNT_SUBCLASSES,
-                        f"{kid} is_a {concept}",
-                        tuple(f for f, _ in facts),
-                        tuple(src for _, src in facts if src),
-                        round(self._link_confidence(kid, concept), 4),
-                    )
-                )
-            confidence = min(st.confidence for st in steps)
-            data = {"kind": "count", "concept": concept, "count": len(kids), "items": kids}
-            return self._finish(q, Mode.DEDUCTIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=kids)
-        return self._value_answer(q, q.concepts[1], q.concepts[0], kind="count_value")
-
-    def _link_confidence(self, child: str, parent: str) -> float:
-        return max((c for p, c in self.hierarchy().parents(child) if p == parent), default=0.0)
-
-    def _wh(self, q: Question) -> Answer:
-        if q.subject:  # "Which cells divide?": members of the class for which the verb's concept holds
-            concept, ability = q.concepts[0], q.concepts[1]
-            members = sorted(_descendants(self.hierarchy(), concept))
-            checks = self.decide([Claim(m, "can", ability) for m in members])
-            found = [(m, c) for m, c in zip(members, checks, strict=True) if c.outcome is Outcome.SUPPORTED]
-            if not found:
-                data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": q.verb, "checked": ["can"]}
-                return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept, ability), action="no_answer")
-            found.sort(key=lambda mc: (-mc[1].confidence, mc[0]))
-            found = found[:MAX_LISTED]
-            steps = tuple(st for _, c in found[:3] for st in c.trace.steps)
-            data = {"kind": "members", "concept": concept, "verb": q.verb, "items": [m for m, _ in found]}
-            confidence = min(c.confidence for _, c in found)
-            return self._finish(
-                q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (concept, ability), ids=[m for m, _ in found]
-            )
-        target = q.concepts[-1]
-        predicates = wh_predicates(q.verb, q.language, self.graph())
-        g = self.graph()
-        facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
-        facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
-        if not facts:
-            data = {"kind": "no_value", "subject": target, "attribute": q.verb, "checked": sorted(predicates)}
-            return self._finish(q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (target,), action="no_answer")
-        facts.sort(key=lambda e: (-e.confidence, e.fact_id))
-        facts = facts[:MAX_LISTED]
-        # RULE asc.wh-lookup: the stated facts with the asked predicate fill the question's variable
-        steps = tuple(
-            Step(R.ASC_WH_LOOKUP, e.statement(), (e.fact_id,), (e.source,) if e.source else (), round(e.confidence, 4))
-            for e in facts
-        )
-        data = {"kind": "list", "facts": [[e.subject, e.predicate, e.object] for e in facts]}
-        ids = [c for e in facts for c in (e.subject, e.object)]
-        return self._finish(
-            q, Mode.ASSOCIATIVE, max(e.confidence for e in facts), Trace(steps), data, (target,), ids=ids
-        )
-
-    def _norm(self, q: Question) -> Answer:
-        subject = q.concepts[0]
-        wanted = NORM_PREDICATES[q.intent.value]
-        ancestors = self.hierarchy().ancestors(subject) if subject in self.graph().index else {}
-        holders = [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]
-        g = self.graph()
-        actions = list(dict.fromkeys(e.object for h in holders for e in g.out(h) if e.predicate in wanted))
-        words = f"{q.verb} {q.object}".split()
-        action = best_action(words, q.verb, {a: self._names(a) for a in actions})
-        if action is None:
-            data: dict[str, Any] = {"kind": "no_norm", "subject": subject, "verb": q.verb, "checked": list(wanted)}
-            return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject,), action="no_answer")
-        checks = self.decide([Claim(subject, p, action) for p in wanted])
-        check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[0])
-        outcome, confidence, steps = check.outcome, check.confidence, list(check.trace.steps)
-        if outcome is Outcome.CONFLICTING:
-            outcome, confidence, steps = self._by_authority(check)
-        data = {
-            "kind": "check",
-            "subject": subject,
-            "predicate": check.predicate,
-            "object": action,
-            "outcome": outcome.value,
-            "norm": True,
-        }
-        if outcome is Outcome.UNKNOWN:
-            confidence = 0.0
-        return self._finish(
-            q,
-            Mode.DEDUCTIVE,
-            confidence,
-            Trace(tuple(steps)),
-            data,
-            (subject, action),
-            outcome=outcome,
-            action="no_answer" if outcome is Outcome.UNKNOWN else None,
-        )
-
-    def _by_authority(self, check: Check) -> tuple[Outcome, float, list[Step]]:
-        """Seed 003: between disagreeing sources, the higher authority tier (NORM > OPERATIVE > GUIDANCE >
-        COMMENTARY) decides a normative question; a tie stays CONFLICTING."""
-        refs = {s.name: s for s in self.sources(check.trace.sources)}
-        best: dict[bool, tuple[int, float, Step]] = {}
-        for st in check.trace.steps:
-            if not st.sources or not st.conclusion:
-                continue
-            polarity = " NOT " not in f" {st.conclusion} "
-            tier = max(AUTHORITY_RANK.get(refs[s].authority or "", 0) if s in refs else 0 for s in st.sources)
-            current = best.get(polarity)
-            if current is None or (tier, st.confidence) > current[:2]:
-                best[polarity] = (tier, st.confidence, st)
-        if len(best) < 2 or best[True][0] == best[False][0]:
-            return check.outcome, check.confidence, list(check.trace.steps)
-        winner = max(best, key=lambda p: best[p][0])
-        tier, confidence, step = best[winner]
-        loser = best[not winner]
-        # RULE norm.authority: a norm of a higher authority tier overrides a lower one (seed 003)
-        rule = Step(
-            R.NORM_AUTHORITY,
-            step.conclusion,
-            step.facts,
-            step.sources,
-            round(confidence, 4),
-            f"{', '.join(step.sources)} outranks {', '.join(loser[2].sources)}",
-        )
-        outcome = Outcome.SUPPORTED if winner == check.polarity else Outcome.REFUTED
-        return outcome, confidence, [*check.trace.steps, rule]
-
-    def _names(self, concept: str) -> list[str]:
-        info = self._concepts([concept]).get(concept, {})
-        names = [str(info.get(k) or "") for k in ("label_en", "label_ru")]
-        names += [r["text"] for r in self.store.run("concept_names", id=concept)]
-        return [n for n in names if n] or [concept.replace("_", " ")]
-
     # -- assembly ------------------------------------------------------------------------------
 
     def _concepts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -994,17 +729,6 @@ def _unknown_check(subject: str, predicate: str, obj: str, polarity: bool, name:
         trace=Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),)),
         explanation=f"unknown concept {name!r}{hint}",
     )
-
-
-def _descendants(h: Hierarchy, concept: str) -> set[str]:
-    found: set[str] = set()
-    todo = [concept]
-    while todo:
-        for child in h.children(todo.pop()):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
 
 
 __all__ = ["Answer", "Intent", "Reasoner", "SourceRef", "uncertainty_level"]

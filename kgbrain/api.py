@@ -438,10 +438,14 @@ class Brain:
         return engine
 
     def rule_program(self) -> Program:
-        """The strict rules that hold in this knowledge base: loaded rule files and ontologies' OWL 2 RL rules."""
-        from kgbrain.ruleset import Program
+        """The strict rules that hold in this knowledge base: loaded rule files and ontologies' OWL 2 RL rules.
 
-        return Program()
+        (Defeasible conclusions are stored facts already: materialisation writes them at load.)
+        """
+        from kgbrain.reasoning.rules.rulebase import stored_program
+        from kgbrain.ruleset import Program, RuleKind
+
+        return Program(tuple(r for r in stored_program(self.store).rules if r.kind is RuleKind.STRICT))
 
     def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
         """Decide the statement `subject predicate object` (ids or names) by lookup and deduction.

@@ -164,6 +164,35 @@ def parse_rule(text: str, origin: str = "") -> Rule:
     return rule
 
 
+def parse_body(text: str, origin: str = "<query>") -> tuple[Literal, ...]:
+    """Parse a rule body on its own, as a query: `student(X), takes_course(X, c0)` (a final `.` optional).
+
+    Raises:
+        InputError: unknown syntax or an unsafe variable, as `origin:line:column: problem`.
+    """
+    src = _Source(text, origin)
+    toks = _Tokens(src, _skip(src, 0))
+    body: list[Literal] = []
+    starts: list[int] = []
+    while True:
+        nxt = toks.peek()
+        starts.append(nxt.pos if nxt else toks.pos)
+        body.append(_literal(toks))
+        tok = toks.peek()
+        if tok is None:
+            break
+        toks.next("`,` or the end")
+        if tok.text == ".":
+            end = _skip(src, toks.pos)
+            if end < len(text):
+                raise src.error(end, "unexpected text after the query")
+            break
+        if tok.text != ",":
+            raise src.error(tok.pos, f"unexpected {tok.text!r}; expected `,` or the end")
+    _check_safe(src, Rule("query", Atom("query", ()), tuple(body)), toks.var_pos, starts)
+    return tuple(body)
+
+
 def _authority(src: _Source, name: str, pos: int) -> str:
     if name not in _AUTHORITIES:
         raise src.error(pos, f"unknown authority {name!r}; expected one of {', '.join(sorted(_AUTHORITIES))}")

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kgbrain.errors import InputError
-from kgbrain.knowledge import literal_target, make_fact_id
+from kgbrain.knowledge import Fact, literal_target, make_fact_id
 from kgbrain.reasoning.graph import FactGraph
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
@@ -69,6 +69,16 @@ class FactRow:
     polarity: bool = True
     value: str | int | float | bool | None = None
     target: str | None = None
+
+    @classmethod
+    def from_fact(cls, fact: Fact) -> FactRow:
+        """From a `knowledge.Fact` (the rule engine's `Executor` protocol hands facts over this way)."""
+        if fact.value is None:
+            return cls(fact.fact_id, fact.subject, fact.predicate, fact.object, fact.polarity)
+        lit = fact.value
+        value = lit.python()
+        target = literal_target(lit.lexical, lit.datatype, lit.unit)
+        return cls(fact.fact_id, fact.subject, fact.predicate, None, fact.polarity, value, target)
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> FactRow:
@@ -224,7 +234,7 @@ def _body_nodes(atom: Atom, heads: Mapping[tuple[str, str, bool], list[int]]) ->
 class Closure:
     """The fact table plus everything a program derives from it; also answers rule-body queries over both."""
 
-    def __init__(self, facts: Iterable[FactRow | Mapping[str, Any]]) -> None:
+    def __init__(self, facts: Iterable[FactRow | Fact | Mapping[str, Any]]) -> None:
         """Encode the facts (active ones only: the caller filters by status)."""
         self._frozen_terms = False
         self.terms: list[str | tuple[str, str | float]] = []
@@ -238,7 +248,12 @@ class Closure:
         obj: list[int] = []
         ids: list[str] = []
         for raw in facts:
-            row = raw if isinstance(raw, FactRow) else FactRow.from_row(raw)
+            if isinstance(raw, FactRow):
+                row = raw
+            elif isinstance(raw, Fact):
+                row = FactRow.from_fact(raw)
+            else:
+                row = FactRow.from_row(raw)
             subj.append(self.concept(row.subject))
             rel.append(self.relation(row.predicate, row.polarity))
             if row.object is not None:
@@ -729,8 +744,11 @@ def read_facts(graph: FactGraph, store: GraphStore) -> Iterator[FactRow]:
         yield FactRow.from_row(row)
 
 
-def evaluate(program: Program, facts: Iterable[FactRow | Mapping[str, Any]]) -> list[Derivation]:
-    """Every derivation the strict rules of `program` make from the active `facts`, to a fixpoint."""
+def evaluate(program: Program, facts: Iterable[FactRow | Fact | Mapping[str, Any]]) -> list[Derivation]:
+    """Every derivation the strict rules of `program` make from the active `facts`, to a fixpoint.
+
+    This is `kgbrain.reasoning.rules.engine.Executor`: the engine's fast path for strict programs.
+    """
     closure = Closure(facts)
     closure.run(program)
     return closure.derivations()

@@ -352,7 +352,9 @@ def parse_body(text: str) -> tuple[Atom | Comparison, ...]:
     Raises:
         InputError: the text is not a well-formed body.
     """
-    raise InputError("rule-body queries need the rule language parser (kgbrain/ingest/rule_syntax.py), not here yet")
+    from kgbrain.ingest.rule_syntax import parse_body as parse
+
+    return parse(text)
 
 
 def run(engine: QueryEngine, text: str) -> QueryResult:

@@ -50,9 +50,15 @@ def uni_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
             },
         ],
     )
+    rules = folder / "uni.dl"
+    rules.write_text(
+        "[person] 'example.org/uni:Person'(X) :- 'example.org/uni:Student'(X).\n"
+        "[adult] adult(X) :- age(X, A), A >= 21.\n",
+        encoding="utf-8",
+    )
     path = folder / "kb.kuzu"
     with Brain.open(path) as b:
-        b.load([folder / "uni.ttl", extra])
+        b.load([folder / "uni.ttl", extra, rules])
     return path
 
 
@@ -131,3 +137,23 @@ def test_cli_table_json_csv_and_read_only(uni_db: Path) -> None:
     assert bad.exit_code == 2
     assert bad.stderr == "Error: SPARQL UNION is not supported\n"
     assert uni_db.stat().st_mtime_ns == before
+
+
+def test_queries_see_what_rules_derive(uni: Brain) -> None:
+    people = _q(uni, "?x rdf:type ex:Person")
+    assert sorted(people) == [(f"example.org/uni:{n}",) for n in ("ann", "bob", "cid", "dan")]
+    assert uni.query("adult(X)").rows == (("example.org/uni:ann",), ("example.org/uni:cid",))
+
+
+def test_rule_body_queries(uni: Brain) -> None:
+    result = uni.query("'example.org/uni:Student'(X), takes_course(X, C), not ~takes_course(X, C)")
+    assert result.columns == ("X", "C")
+    assert result.rows == (
+        ("example.org/uni:ann", "example.org/uni:c0"),
+        ("example.org/uni:ann", "example.org/uni:c1"),
+        ("example.org/uni:bob", "example.org/uni:c1"),
+    )
+    assert uni.query("~takes_course(X, 'example.org/uni:c0')").rows == (("example.org/uni:bob",),)
+    assert uni.query("age(X, A), A < 20").rows == (("example.org/uni:bob", 19),)
+    with pytest.raises(InputError, match="unsafe variable Y"):
+        uni.query("age(X, A), Y < 20")

@@ -498,11 +498,17 @@ class Closure:
             return b.columns[term.name]
         return np.full(b.rows, self._const_id(term), dtype=np.int64)
 
+    def _numeric(self, b: _Bindings, term: Var | Const, ids: Ints) -> npt.NDArray[np.float64]:
+        """Numeric values of a comparison side (nan: not a number); a constant need not be a stored term."""
+        if isinstance(term, Const):
+            key = literal_key(term.value) if term.literal else ("c", "")
+            number = key[1] if isinstance(key[1], float) and not isinstance(term.value, bool) else math.nan
+            return np.full(b.rows, number, dtype=np.float64)
+        return np.where(ids >= 0, self._numbers[np.maximum(ids, 0)], np.nan)
+
     def _compare(self, b: _Bindings, c: Comparison) -> _Bindings:
         left, right = self._value(b, c.left), self._value(b, c.right)
-        numbers = self._numbers
-        ln = np.where(left >= 0, numbers[np.maximum(left, 0)], np.nan)
-        rn = np.where(right >= 0, numbers[np.maximum(right, 0)], np.nan)
+        ln, rn = self._numeric(b, c.left, left), self._numeric(b, c.right, right)
         both = ~np.isnan(ln) & ~np.isnan(rn)
         if c.op in (CompareOp.EQ, CompareOp.NE):
             equal = np.where(both, ln == rn, (left == right) & (left >= 0))

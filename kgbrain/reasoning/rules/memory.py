@@ -366,10 +366,10 @@ class Closure:
         self._s.extend(s)
         self._r.extend(r)
         self._o.extend(o)
-        allk = np.concatenate([self._keys, keys])
-        allp = np.concatenate([self._key_pos, tids])
-        order = np.argsort(allk, kind="stable")
-        self._keys, self._key_pos = allk[order], allp[order]
+        order = np.argsort(keys, kind="stable")
+        at = np.searchsorted(self._keys, keys[order])  # a merge, O(n + m), instead of re-sorting everything
+        self._keys = np.insert(self._keys, at, keys[order])
+        self._key_pos = np.insert(self._key_pos, at, tids[order])
         order = np.lexsort((tids, r))
         rs = r[order]
         cuts = np.flatnonzero(np.diff(rs)) + 1

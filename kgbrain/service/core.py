@@ -64,7 +64,11 @@ class Service:
             StoreError: it cannot be opened.
         """
         self.read_only = read_only
-        self._reading = threading.Lock()
+        # Readers take turns (one reader Brain); a commit waiting for its window goes before the next read, so
+        # a steady stream of questions cannot starve the writer.
+        self._gate = threading.Condition()
+        self._reading = False
+        self._committing = 0
         self._pending: list[LoadReport] = []
         opened = Brain.demo(read_only=read_only) if demo else Brain.open(path, read_only=read_only)
         self.writer: Brain | None = None if read_only else opened
@@ -77,7 +81,7 @@ class Service:
             self.reader = Brain(connect())
             self.writer.load_hooks.append(lambda _brain, report: self._pending.append(report))
             store: Any = self.writer.store
-            store.commit_guard = lambda: self._reading
+            store.commit_guard = self._commit_window
             store.on_commit.append(self._committed)
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-writer")
         self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-reader")
@@ -102,6 +106,20 @@ class Service:
 
     # -- the two queues ------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _commit_window(self) -> Iterator[None]:
+        # Held by the writer around COMMIT and the refresh of the reader's caches: no read runs meanwhile.
+        with self._gate:
+            self._committing += 1
+            while self._reading:
+                self._gate.wait()
+        try:
+            yield
+        finally:
+            with self._gate:
+                self._committing -= 1
+                self._gate.notify_all()
+
     def _committed(self) -> None:
         # Runs in the writer thread right after COMMIT, with readers held off by the commit guard.
         reports: list[LoadReport | None] = [*self._pending] or [None]
@@ -113,8 +131,16 @@ class Service:
         """Run `fn(reader brain)` off the event loop, one read at a time."""
 
         def locked() -> T:
-            with self._reading:
+            with self._gate:
+                while self._committing or self._reading:
+                    self._gate.wait()
+                self._reading = True
+            try:
                 return fn(self.reader)
+            finally:
+                with self._gate:
+                    self._reading = False
+                    self._gate.notify_all()
 
         return await asyncio.get_running_loop().run_in_executor(self._reads, locked)
 

@@ -768,6 +768,8 @@ def demo_path() -> Path:
         digest.update(f.name.encode() + f.read_bytes())
     # A newer schema can mean a different build (e.g. conflicts recorded on load), so it is part of the key.
     digest.update(f"schema {latest_version()}".encode())
+    # Built with a write counter, so its persisted indexes are found by it (a read-only open cannot add one).
+    digest.update(b"write counter")
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kgbrain"
     path = cache / f"demo-{digest.hexdigest()}.kuzu"
     if not path.exists():

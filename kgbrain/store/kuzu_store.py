@@ -348,6 +348,8 @@ class KuzuStore:
                     self._set_version(version)
             current = latest
         self._counting = True
+        if not self.read_only and not self.run("meta_get", key=WRITE_COUNTER):
+            self._bump_write_counter(writing=False)  # written by a kgbrain without one: caches can key on it now
         return current
 
     def _set_version(self, version: int) -> None:

@@ -428,6 +428,9 @@ class CognitiveLoop:
         # The goal's time limit counts the cycle, not understanding (the first question of a process loads the
         # morphology dictionaries).
         started = time.perf_counter()
+        # The goal's time limit is spent in this thread's CPU time, not the wall clock: other processes on
+        # the host (or a morphology dictionary loading on another thread) must not change the answer.
+        cpu_started = time.thread_time()
         self.retriever.begin()
         retrieval = self.retriever.retrieve(question, hops=1, goal_text=question)
         cycle = _Cycle(self, parsed, retrieval, statement=goal_type is not None)
@@ -447,7 +450,7 @@ class CognitiveLoop:
         triggers = self.triggers(cycle.state, goal, salience, cycle.intent)
         if triggers and resources.ring2_allowed:
             cycle.ring2()
-        outcome = self._iterate(cycle, plan, goal, resources, started, replans)
+        outcome = self._iterate(cycle, plan, goal, resources, cpu_started, replans)
         # Blocked either before Ring 2 could run or by the stop conditions while it was still due.
         blocked = bool(triggers) and (not resources.ring2_allowed or outcome is CognitiveOutcome.RESOURCE_BLOCKED)
         blocked = blocked and cycle.ring == 1
@@ -483,7 +486,7 @@ class CognitiveLoop:
         limits = self.config.limits(goal.goal_type.value)
         step = plan.steps[min(2, len(plan.steps) - 1)]  # the reasoning step of every decomposition
         while True:
-            elapsed = (time.perf_counter() - started) * 1000.0
+            elapsed = (time.thread_time() - started) * 1000.0
             stop = check_stop_conditions(cycle.state, limits, resources, self.config, elapsed)
             if stop is CognitiveOutcome.RESOURCE_BLOCKED:
                 return stop

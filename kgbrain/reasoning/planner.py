@@ -155,16 +155,15 @@ def check_stop_conditions(
 ) -> CognitiveOutcome | None:
     """Why the loop should stop now, or None to go on.
 
-    Checked in the seed's order: resources, step limit, time limit, confidence, stability, no evidence,
-    no hypotheses.
+    Checked in the seed's order (resources, step limit, confidence, stability, no evidence, no hypotheses),
+    except that the time limit comes last: `elapsed_ms` is the question's own CPU time, and it decides only
+    when nothing deterministic has.
     """
     hard = config.resources.hard_on
     if resources.cpu_pct > hard or resources.ram_pct > hard:
         return CognitiveOutcome.RESOURCE_BLOCKED
     if state.iteration >= limits.step_limit:
         return CognitiveOutcome.STEP_LIMIT_REACHED
-    if elapsed_ms >= limits.time_limit_ms:
-        return CognitiveOutcome.TIME_LIMIT_REACHED
     if state.best_score >= limits.confidence_threshold:
         return CognitiveOutcome.STOP_CONDITION_MET
     if abs(state.best_score - state.prev_best_score) < config.stop.stability_delta and (
@@ -175,6 +174,10 @@ def check_stop_conditions(
         return CognitiveOutcome.RETRIEVAL_FAILED
     if not state.active_hypotheses:
         return CognitiveOutcome.NO_HYPOTHESIS_GENERATED
+    # Last, unlike the seed's order: a stop that depends on the machine's speed may only cut work the
+    # conditions above would have let go on, so the same question stops the same way on a busy machine.
+    if elapsed_ms >= limits.time_limit_ms:
+        return CognitiveOutcome.TIME_LIMIT_REACHED
     return None
 
 

@@ -107,6 +107,16 @@ def test_time_limit() -> None:
     assert check_stop_conditions(_state(), LIMITS, CALM, CFG, elapsed_ms=199.9) is None
 
 
+def test_a_slow_machine_cannot_preempt_a_deterministic_stop() -> None:
+    """The time limit decides only when nothing else has: the same question stops the same way when slow."""
+    confident = _state(best_score=0.99)
+    assert (
+        check_stop_conditions(confident, LIMITS, CALM, CFG, elapsed_ms=10_000.0) is CognitiveOutcome.STOP_CONDITION_MET
+    )
+    empty = _state(retrieved_evidence=[])
+    assert check_stop_conditions(empty, LIMITS, CALM, CFG, elapsed_ms=10_000.0) is CognitiveOutcome.RETRIEVAL_FAILED
+
+
 def test_confidence_threshold_per_goal_type() -> None:
     assert check_stop_conditions(_state(best_score=0.75), LIMITS, CALM, CFG) is CognitiveOutcome.STOP_CONDITION_MET
     verify = CFG.limits("verify_claim")

@@ -122,3 +122,37 @@ def test_mcp_read_only_leaves_out_the_writing_tools(demo_db: Path, no_block: Pat
             return {t.name for t in (await client.list_tools()).tools}
 
     assert asyncio.run(run()) == TOOLS - {"remember", "forget"}
+
+
+def test_mcp_over_streamable_http(demo_db: Path, no_block: Path, tmp_path: Path) -> None:
+    import socket
+    import subprocess
+
+    from mcp import Client
+
+    from tests.service.conftest import wait_until
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    kb = copy_kb(demo_db, tmp_path / "http")
+    command = [sys.executable, "-m", "kgbrain", "--db", str(kb), "mcp", "--transport", "http", "--port", str(port)]
+    process = subprocess.Popen(command, env=env_with(no_block), stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+    def listening() -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", port)) == 0
+
+    async def run() -> dict[str, Any]:
+        async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=120) as client:
+            assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+            result = await client.call_tool("search_concepts", {"query": "нейрон"})
+            return dict(json.loads(_text(result)))
+
+    try:
+        wait_until(listening)
+        found = asyncio.run(run())
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert found["concepts"][0]["id"] == "neuron"

@@ -155,6 +155,8 @@ def load(
         )
         if r.per_predicate:
             click.echo("  " + ", ".join(f"{p}={n}" for p, n in r.per_predicate.items()))
+        if r.owl2rl:
+            click.echo("  OWL 2 RL rules: " + ", ".join(f"{k}={n}" for k, n in r.owl2rl.items()))
         if r.skipped:
             click.echo("  skipped: " + ", ".join(f"{k}={n}" for k, n in sorted(r.skipped.items())))
         if r.extra:

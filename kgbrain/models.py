@@ -43,6 +43,7 @@ class LoadReportOut(_Out):
     per_predicate: dict[str, int]
     skipped: dict[str, int]
     extra: dict[str, int]
+    owl2rl: dict[str, int]
 
     @classmethod
     def from_report(cls, r: LoadReport) -> LoadReportOut:

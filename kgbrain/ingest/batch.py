@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from kgbrain.knowledge import Annotation, Authority, Declaration, Fact, Literal, Status
+from kgbrain.ruleset import Rule
 
 COLUMNS: tuple[str, ...] = (
     "subject",
@@ -176,6 +177,10 @@ class LoadBatch:
     skipped: dict[str, int] = field(default_factory=dict)
     # Extra counters a reader wants in the load report (e.g. triples read).
     extra: dict[str, int] = field(default_factory=dict)
+    # Rules the file states: OWL 2 RL axioms of an ontology (ingest/owl_rules.py)
+    rules: list[Rule] = field(default_factory=list)
+    # How many of those rules each OWL 2 RL table gave (cax-sco, prp-dom, cls-int1, ...)
+    owl2rl: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Readers may hand over a plain list of Facts.

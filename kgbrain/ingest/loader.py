@@ -53,6 +53,8 @@ class LoadReport:
     per_predicate: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     extra: dict[str, int] = field(default_factory=dict)
+    # OWL 2 RL rules an ontology gave, per table (cax-sco, prp-dom, cls-int1, ...)
+    owl2rl: dict[str, int] = field(default_factory=dict)
     # The facts this load stored (not in --json): hooks such as contradiction detection and the
     # analogy index iterate over them (as Fact objects) or read their columns.
     added: FactColumns = field(default_factory=FactColumns, repr=False)
@@ -79,7 +81,12 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
     """
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
     report = LoadReport(
-        file=batch.file, rows_read=batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra), loaded_at=now
+        file=batch.file,
+        rows_read=batch.rows_read,
+        skipped=dict(batch.skipped),
+        extra=dict(batch.extra),
+        owl2rl=dict(batch.owl2rl),
+        loaded_at=now,
     )
     with store.transaction():
         resolver = _Resolver(store, batch)

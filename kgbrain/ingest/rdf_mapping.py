@@ -16,7 +16,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from kgbrain.ingest import owl_rules
 from kgbrain.ingest.batch import FactColumns, LoadBatch
 from kgbrain.ingest.ntriples import Term, Triple
 from kgbrain.knowledge import (
@@ -27,6 +29,7 @@ from kgbrain.knowledge import (
     Declaration,
     Status,
 )
+from kgbrain.ruleset import Atom, Const, Rule
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 KGB = "https://kgbrain.dev/vocab#"
@@ -37,7 +40,11 @@ RESERVED_PREDICATES = (
     ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | {"is_a", "instance_of", "disjoint_with"}
 )
 _SINGLE_VALUED = frozenset({"domain", "range", "inverse_of"})  # one value per predicate in the Predicate table
-_PROPERTY_ROLES = frozenset({"Type", "SubPropertyOf", "InverseOf", "Domain", "Range"})
+_PROPERTY_ROLES = frozenset(
+    {"Type", "SubPropertyOf", "InverseOf", "Domain", "Range", "EquivalentProperty", "PropertyDisjointWith", "Chain"}
+)
+# Roles whose statement may point at a class expression (a blank node) that OWL 2 RL turns into rules.
+_EXPRESSION_ROLES = frozenset({"IsA", "Equivalent", "DisjointWith", "IntersectionOf", "UnionOf", "ComplementOf"})
 _CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -93,6 +100,8 @@ class _Out:
     declarations: list[tuple[str, str, str, bool]] = field(default_factory=list)
     annotations: list[Annotation] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
+    # OWL 2 RL rules, binary predicates still IRIs (see ingest/owl_rules.py)
+    rules: list[Rule] = field(default_factory=list)
     mapped: int = 0
     skipped_triples: int = 0
 
@@ -110,6 +119,9 @@ class RdfMapper:
         self._same: dict[str, str] = {}  # IRI -> canonical IRI (owl:sameAs)
         self._used: dict[str, str] = {}  # IRIs that name concepts -> their ids
         self._out = _Out()
+        self._datatypes: set[str] = set()
+        self._reader = owl_rules.ExprReader(self._blank_props, self._list, self._const, self._is_datatype)
+        self._compiler = owl_rules.Compiler(self._concept, self.concept_id)
 
     # -- ids ------------------------------------------------------------------------------------
 
@@ -185,6 +197,7 @@ class RdfMapper:
         self._triples = triples
         terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
         properties = declared["Property"] | declared["AnnotationProperty"]
+        self._datatypes = declared["Datatype"]
         headers = dict.fromkeys(declared["Datatype"], "datatype")
         headers.update(dict.fromkeys(declared["Ontology"], "ontology_header"))
         actions: dict[str, tuple[str, str]] = {}  # predicate IRI -> what its statements become, see _action
@@ -196,7 +209,7 @@ class RdfMapper:
                 self._skip(headers[s], o)
                 continue
             if isinstance(o, str) and o.startswith("_:"):
-                self._skip(self._construct_kind(p, o), o)
+                self._expression_axiom(s, p, o)
                 continue
             action, arg = actions.get(p) or actions.setdefault(p, self._action(p, declared["AnnotationProperty"]))
             if action == "role":
@@ -292,9 +305,21 @@ class RdfMapper:
             self._type(s, o)
         elif role in ("SubPropertyOf", "InverseOf"):
             out.declarations.append((s, "sub_property_of" if role == "SubPropertyOf" else "inverse_of", o, True))
+            s_id, o_id = self.concept_id(s), self.concept_id(o)
+            if role == "SubPropertyOf":
+                out.rules.append(owl_rules.sub_property(s, o, s_id, o_id))
+            else:
+                out.rules += owl_rules.inverse(s, o, s_id, o_id)
+        elif role in ("EquivalentProperty", "PropertyDisjointWith"):
+            make = owl_rules.equivalent_property if role == "EquivalentProperty" else owl_rules.disjoint_properties
+            out.rules += make(s, o, self.concept_id(s), self.concept_id(o))
         elif role in ("Domain", "Range"):
             # a domain or range names a class without creating it (ranges are often datatypes such as xsd:string)
             out.declarations.append((s, role.lower(), self.concept_id(self._same.get(o, o)), False))
+            target = self._reader.read(self._same.get(o, o))
+            if isinstance(target, owl_rules.Named) and target.iri != owl_rules.LITERAL:
+                rules, _ = owl_rules.domain_range(self._compiler, role.lower(), s, self.concept_id(s), target)
+                out.rules += rules
         else:  # Members outside an owl:AllDisjointClasses node
             out.mapped -= 1
             self._skip("unmapped:" + self.concept_id(p))
@@ -311,6 +336,9 @@ class RdfMapper:
         elif o in m.property_types:
             out.declarations.append((s, "property_type", m.property_types[o], False))
             out.mapped += 1
+            rule = owl_rules.characteristic(m.property_types[o], s, self.concept_id(s))
+            if rule is not None:
+                out.rules.append(rule)
         elif o in m.skip_types:
             self._skip(m.skip_types[o])
         elif o in m.expressions:
@@ -337,6 +365,95 @@ class RdfMapper:
                 if kind == "integer":  # canonical form, as rdflib gives it: "007" and "+7" are the value 7
                     lexical = str(number)
         return lexical, kind, _primary(lang)
+
+    # -- OWL 2 RL --------------------------------------------------------------------------------
+
+    def _expression_axiom(self, s: str, p: str, o: str) -> None:
+        """A statement about a named term whose object is a blank node: rules where OWL 2 RL has them.
+
+        The statement and everything under the blank node count as mapped when at least one rule came out;
+        the parts OWL 2 RL cannot use (an existential super-class, ...) are still counted in `skipped`.
+        """
+        role = self.m.roles.get(p)
+        read, compiler = self._reader.read, self._compiler
+        rules: list[Rule] = []
+        skipped: list[str] = []
+        if role in _EXPRESSION_ROLES:
+            named: owl_rules.Expr = owl_rules.Named(s)
+            anchor = self._concept(s)
+            if role in ("IntersectionOf", "UnionOf"):  # OWL 1 style: the named class IS the list's and / or
+                items = self._list(o)
+                parts = tuple(read(x) for x in items) if items is not None else (owl_rules.Other("bad_list"),)
+                expr: owl_rules.Expr = owl_rules.And(parts) if role == "IntersectionOf" else owl_rules.Or(parts)
+            else:
+                expr = read(o)
+            if role in ("DisjointWith", "ComplementOf"):
+                rules, skipped = compiler.subclass(named, owl_rules.Not(expr), anchor)
+                if role == "ComplementOf":
+                    skipped.append("complement_subclass")  # ¬E ⊑ C
+            else:
+                rules, skipped = compiler.subclass(named, expr, anchor)
+                if role != "IsA":
+                    back, back_skipped = compiler.subclass(expr, named, anchor)
+                    rules += back
+                    skipped += back_skipped
+        elif role in ("Domain", "Range"):
+            rules, skipped = owl_rules.domain_range(compiler, role.lower(), s, self.concept_id(s), read(o))
+        elif role == "Chain":
+            items = self._list(o)
+            links = [self._reader.prop(x) for x in items or ()]
+            if items and all(links):
+                rules = [owl_rules.chain(s, [x for x in links if x], self.concept_id(s))]
+            else:
+                skipped = ["property_chain"]
+        out = self._out
+        if not rules:
+            if not skipped:
+                kind = self._construct_kind(p, o)
+            else:
+                kind = skipped[0] if skipped[0] == "property_chain" else "class_expression:" + skipped[0]
+            self._skip(kind, o)
+            return
+        out.rules += rules
+        out.mapped += 1 + self._consume(o)
+        for kind in sorted(set(skipped)):
+            out.skipped["class_expression:" + kind] += 1
+
+    def _blank_props(self, node: str) -> list[tuple[str, Term]]:
+        return [(p, o) for i in self._blank_out.get(node, ()) for _, p, o in [self._triples[i]]]
+
+    def _const(self, term: Term) -> Const:
+        """A hasValue value as a rule constant: a concept id, or a typed literal."""
+        if isinstance(term, str):
+            return Const(self._concept(term))
+        lexical, kind, _ = self._literal(term)
+        if kind in _CHECKED_DATATYPES:
+            return Const(_CHECKED_DATATYPES[kind](lexical), literal=True)
+        if kind == "boolean":
+            return Const(lexical == "true", literal=True)
+        return Const(lexical, literal=True)
+
+    def _is_datatype(self, iri: str) -> bool:
+        return iri.startswith(owl_rules.XSD) or iri in self._datatypes or iri == RDF + "langString"
+
+    def _rules(self, names: dict[str, str]) -> list[Rule]:
+        """The file's OWL 2 RL rules with kgbrain predicate names, plus the generic ones its facts need."""
+        out = self._out
+        rules = list(out.rules)
+        fixed = {p for _, p, _ in out.relations if ":" not in p}
+        if "is_a" in fixed:
+            rules.append(owl_rules.CAX_SCO)
+        if "disjoint_with" in fixed:
+            rules += owl_rules.CAX_DW
+        origin = "owl2rl:" + Path(self.file).name
+
+        def rename(a: Atom) -> Atom:
+            return Atom(names.get(a.predicate, a.predicate), a.args, a.negated, a.naf)
+
+        return [
+            Rule(r.id, rename(r.head), tuple(rename(a) for a in r.body if isinstance(a, Atom)), r.kind, origin)
+            for r in owl_rules.unique_ids(rules)
+        ]
 
     # -- blank nodes ----------------------------------------------------------------------------
 
@@ -452,6 +569,8 @@ class RdfMapper:
         pred_iris = {p for _, p, _ in out.relations if ":" in p}  # the fixed names (is_a, ...) have no colon
         pred_iris |= {p for _, p, _ in out.attributes}
         pred_iris |= {d[0] for d in out.declarations} | {d[2] for d in out.declarations if d[3]}
+        pred_iris |= {a.predicate for r in out.rules for a in (r.head, *r.body) if isinstance(a, Atom)}
+        pred_iris.discard("instance_of")
         names = self.predicate_names(pred_iris)
         source, trust = self.source, self.trust
         facts = _columns(
@@ -465,6 +584,7 @@ class RdfMapper:
             key=lambda d: (d.predicate, d.kind, d.value),
         )
         declarations = self._single_valued(declarations)
+        rules = self._rules(names)
         annotations = [Annotation(cid, "alias", iri) for iri, cid in sorted(self._used.items())]
         # sorted, so that the preferred label (the first one per language) does not depend on triple order
         annotations += sorted(set(out.annotations), key=lambda a: (a.concept, a.kind, a.lang or "", a.text))
@@ -476,6 +596,8 @@ class RdfMapper:
             source_trust={self.source: self.trust},
             rows_read=triples_read,
             skipped=dict(sorted(out.skipped.items())),
+            rules=rules,
+            owl2rl=dict(sorted(Counter(r.id.split(":", 1)[0] for r in rules).items())),
             extra={
                 "triples_read": triples_read,
                 "triples_mapped": out.mapped,

@@ -81,15 +81,14 @@ def test_real_ontologies_map_as_rdflib_reads_them(brain: Brain, relative: str) -
     assert brain.stats().predicates.get("is_a", 0) == want["is_a"]
 
 
-def test_pizza_class_expressions_are_counted_not_loaded(brain: Brain) -> None:
+def test_pizza_class_expressions_become_rules_or_are_counted(brain: Brain) -> None:
     path = ONTOLOGIES / "pizza" / "pizza.owl"
     graph = rdflib_graph(path)
     [report] = brain.load([path])
-    blank_superclasses = sum(1 for o in graph.objects(None, RDFS.subClassOf) if isinstance(o, BNode))
-    blank_equivalents = sum(1 for o in graph.objects(None, OWL.equivalentClass) if isinstance(o, BNode))
-    expressions = sum(n for kind, n in report.skipped.items() if kind.startswith("class_expression:"))
-    assert expressions == blank_superclasses + blank_equivalents
-    assert report.skipped["class_expression:restriction"] == 175  # pizza's someValuesFrom/allValuesFrom superclasses
+    superclasses = [o for o in graph.objects(None, RDFS.subClassOf) if isinstance(o, BNode)]
+    existential = sum(1 for o in superclasses if (o, OWL.someValuesFrom, None) in graph)
+    # an existential superclass is outside OWL 2 RL: counted, no rule (5 more from the ⊑ half of definitions)
+    assert report.skipped["class_expression:some_values_superclass"] == existential + 5 == 152
     assert report.skipped["property_characteristic:inverse_functional"] == 3
     margherita = brain.facts("pizza:Margherita")
     assert {f.object for f in margherita.facts if f.predicate == "is_a"} == {"pizza:NamedPizza"}
@@ -215,11 +214,11 @@ def test_zoo_fixture_maps_every_rule(brain: Brain) -> None:
     assert report.skipped == {
         "annotation:other": 1,
         "annotation:property": 1,
-        "class_expression:restriction": 1,
-        "class_expression:union": 1,
+        "class_expression:some_values_superclass": 1,  # Cat ⊑ ∃eats.Mouse
+        "class_expression:union_superclass": 1,  # Pet ⊑ Cat ⊔ Dog (Cat ⊑ Pet and Dog ⊑ Pet are rules)
         "ontology_header": 3,
-        "property_chain": 1,
     }
+    assert report.owl2rl["prp-spo2"] == 1  # the property chain
     assert report.extra["triples_mapped"] + report.extra["triples_skipped"] == report.extra["triples_read"] == 86
     # owl:sameAs: one concept, both ids and both IRIs name it
     tom = brain.resolve("Tom")
@@ -324,11 +323,12 @@ def test_cli_help_lists_formats_and_load_reports_skips(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["--db", db, "load", str(ZOO), "--json"])
     assert result.exit_code == 0, result.stderr
     [report] = json.loads(result.stdout)
-    assert report["skipped"]["property_chain"] == 1
+    assert report["owl2rl"]["prp-spo2"] == 1
     assert report["extra"]["triples_read"] == 86
     result = runner.invoke(cli, ["--db", db, "load", str(ZOO)])
     assert "skipped: annotation:other=1" in result.stdout
-    assert "triples_read=86, triples_mapped=65, triples_skipped=21" in result.stdout
+    assert "triples_read=86, triples_mapped=77, triples_skipped=9" in result.stdout
+    assert "OWL 2 RL rules: cax-dw=2, cax-sco=1, cls-uni=2, prp-dom=1" in result.stdout
     result = runner.invoke(cli, ["--db", db, "load", str(FIXTURES / "ontology" / "bad.nt")])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [

@@ -1,0 +1,443 @@
+"""OWL 2 RL: class expressions and property axioms of an ontology -> built-in rules (kgbrain.ruleset).
+
+Each rule is the instance of one rule of the OWL 2 RL tables
+(https://www.w3.org/TR/owl2-profiles/#Reasoning_in_OWL_2_RL_and_RDF_Graphs_using_Rules) for one axiom, and
+its id is that table name plus the axiom's named terms, so reloading a file gives the same ids:
+`[prp-dom:ub:teacherOf:ub:Faculty] instance_of(X, 'ub:Faculty') :- teacher_of(X, Y).`
+
+Class expressions under blank nodes become rule bodies and heads directly: an intersection or restriction
+gets no concept of its own (nothing to name, nothing to show in answers). A sub-class-side expression
+(intersection, union, someValuesFrom, hasValue) is a body, a super-class-side one (intersection,
+allValuesFrom, hasValue, complementOf) gives heads, so `Chair ≡ Person ⊓ ∃headOf.Department` gives
+`[cls-int1:ub:Chair] instance_of(X, 'ub:Chair') :- instance_of(X, 'ub:Person'), head_of(X, Y),
+instance_of(Y, 'ub:Department').` (the RL direction) and `[cls-int2:ub:Chair:ub:Person] instance_of(X,
+'ub:Person') :- instance_of(X, 'ub:Chair').`; `Chair ⊑ ∃headOf.Department` is outside
+OWL 2 RL (an existential head) and is reported as skipped under its kind.
+
+Class membership is written `instance_of(X, 'ub:Person')`, not `'ub:Person'(X)`: a unary atom also matches the
+classes that are `is_a` the class, and an OWL class axiom says nothing about sub-classes as members. Rules are
+built while predicate names are still IRIs (or the fixed name `instance_of`); ingest/rdf_mapping.py renames
+them once every predicate name of the file is known.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from kgbrain.ingest.ntriples import Term
+from kgbrain.ruleset import Atom, Const, Rule, Var
+from kgbrain.ruleset import Term as RuleTerm
+
+OWL = "http://www.w3.org/2002/07/owl#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+THING = OWL + "Thing"
+INSTANCE_OF = "instance_of"
+LITERAL = RDFS + "Literal"
+_MAX_ALTERNATIVES = 64  # a union of unions multiplies rule bodies; beyond this the axiom is skipped
+_MAX_DEPTH = 32
+
+# Generic rules over stored facts: one rule for every `is_a` (GO alone has 77k) and every `disjoint_with`.
+CAX_SCO = Rule(
+    "cax-sco",
+    Atom("instance_of", (Var("X"), Var("D"))),
+    (Atom("instance_of", (Var("X"), Var("C"))), Atom("is_a", (Var("C"), Var("D")))),
+)
+CAX_DW = (
+    Rule(
+        "cax-dw",
+        Atom("instance_of", (Var("X"), Var("D")), negated=True),
+        (Atom("instance_of", (Var("X"), Var("C"))), Atom("disjoint_with", (Var("C"), Var("D")))),
+    ),
+    Rule(
+        "cax-dw:inverse",  # disjoint_with is stored one way round
+        Atom("instance_of", (Var("X"), Var("C")), negated=True),
+        (Atom("instance_of", (Var("X"), Var("D"))), Atom("disjoint_with", (Var("C"), Var("D")))),
+    ),
+)
+
+
+# -- class expressions --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """A property expression: a property IRI, or its inverse (`owl:inverseOf` under a blank node)."""
+
+    iri: str
+    inverse: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    iri: str
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    parts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    parts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Some:
+    prop: Prop
+    filler: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class All:
+    prop: Prop
+    filler: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class HasValue:
+    prop: Prop
+    value: Const
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    inner: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Other:
+    """An expression OWL 2 RL cannot use in the position it appears in (or at all): `kind` says which."""
+
+    kind: str
+
+
+Expr = Named | And | Or | Some | All | HasValue | Not | Other
+
+
+class ExprReader:
+    """Reads the class expression under a blank node (or a named class) from the file's triples."""
+
+    def __init__(
+        self,
+        props: Callable[[str], Sequence[tuple[str, Term]]],
+        rdf_list: Callable[[str], list[Term] | None],
+        value: Callable[[Term], Const],
+        is_datatype: Callable[[str], bool],
+    ) -> None:
+        """`props(node)`: the (predicate, object) pairs of a blank node; `rdf_list(node)`: an RDF list's items."""
+        self._props = props
+        self._list = rdf_list
+        self._value = value
+        self._is_datatype = is_datatype
+
+    def read(self, term: Term, depth: int = 0) -> Expr:
+        """The expression `term` denotes."""
+        if not isinstance(term, str):
+            return Other("literal")
+        if not term.startswith("_:"):
+            return Other("data_range") if self._is_datatype(term) else Named(term)
+        if depth > _MAX_DEPTH:
+            return Other("too_deep")
+        props: dict[str, Term] = {}
+        for p, o in self._props(term):
+            props.setdefault(p, o)
+        if OWL + "intersectionOf" in props or OWL + "unionOf" in props:
+            is_and = OWL + "intersectionOf" in props
+            items = self._items(props[OWL + ("intersectionOf" if is_and else "unionOf")])
+            if items is None:
+                return Other("bad_list")
+            parts = tuple(self.read(x, depth + 1) for x in items)
+            return And(parts) if is_and else Or(parts)
+        if OWL + "complementOf" in props:
+            return Not(self.read(props[OWL + "complementOf"], depth + 1))
+        if OWL + "oneOf" in props:
+            return Other("one_of")
+        on = props.get(OWL + "onProperty")
+        if on is None:
+            return Other("datatype" if OWL + "onDatatype" in props else "unknown")
+        prop = self.prop(on)
+        if prop is None:
+            return Other("property_expression")
+        if OWL + "someValuesFrom" in props:
+            return Some(prop, self.read(props[OWL + "someValuesFrom"], depth + 1))
+        if OWL + "allValuesFrom" in props:
+            return All(prop, self.read(props[OWL + "allValuesFrom"], depth + 1))
+        if OWL + "hasValue" in props:
+            return HasValue(prop, self._value(props[OWL + "hasValue"]))
+        if OWL + "hasSelf" in props:
+            return Other("has_self")
+        return Other("cardinality")
+
+    def _items(self, node: Term) -> list[Term] | None:
+        return self._list(node) if isinstance(node, str) else None
+
+    def prop(self, term: Term) -> Prop | None:
+        if not isinstance(term, str):
+            return None
+        if not term.startswith("_:"):
+            return Prop(term)
+        inner = [o for p, o in self._props(term) if p == OWL + "inverseOf"]
+        if len(inner) == 1 and isinstance(inner[0], str) and not inner[0].startswith("_:"):
+            return Prop(inner[0], inverse=True)
+        return None
+
+
+# -- compiling expressions to rule parts --------------------------------------------------------------------
+
+
+class _Fresh:
+    """Variable names X, Y, Z, W, V, U, V6, V7, ... in the order a rule needs them."""
+
+    _NAMES = ("X", "Y", "Z", "W", "V", "U")
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self) -> Var:
+        name = self._NAMES[self.n] if self.n < len(self._NAMES) else f"V{self.n}"
+        self.n += 1
+        return Var(name)
+
+
+def _canonical(rule: Rule) -> Rule:
+    """Variables renamed X, Y, Z, ... in the order the body uses them, so equal rules print alike."""
+    fresh, names = _Fresh(), {}
+    for atom in (*rule.body, rule.head):
+        for arg in atom.args if isinstance(atom, Atom) else ():
+            if isinstance(arg, Var) and arg.name not in names:
+                names[arg.name] = fresh()
+
+    def rename(a: Atom) -> Atom:
+        args = tuple(names[t.name] if isinstance(t, Var) else t for t in a.args)
+        return Atom(a.predicate, args, a.negated, a.naf)
+
+    body = tuple(rename(a) for a in rule.body if isinstance(a, Atom))
+    return Rule(rule.id, rename(rule.head), body, rule.kind, rule.origin)
+
+
+def _edge(prop: Prop, x: RuleTerm, y: RuleTerm) -> Atom:
+    return Atom(prop.iri, (y, x) if prop.inverse else (x, y))
+
+
+class Compiler:
+    """Turns sub-class / super-class expressions into rule bodies and heads over the file's concept ids."""
+
+    def __init__(self, class_id: Callable[[str], str], term_id: Callable[[str], str]) -> None:
+        """`class_id(iri)`: a class's concept id (registers the class); `term_id(iri)`: any term's id, for rule ids."""
+        self.class_id = class_id
+        self.term_id = term_id
+
+    def member(self, x: RuleTerm, iri: str) -> Atom:
+        """`instance_of(X, c)`: binary, because a unary `c(X)` also matches the classes that are `is_a c`."""
+        return Atom(INSTANCE_OF, (x, Const(self.class_id(iri))))
+
+    def term(self, atom: Atom) -> str:
+        """The named term an atom is about, for rule ids: the class of a membership, else the property's id."""
+        cls = atom.args[1]
+        if atom.predicate == INSTANCE_OF and isinstance(cls, Const):
+            return str(cls.value)
+        return self.term_id(atom.predicate)
+
+    def body(self, e: Expr, x: RuleTerm, fresh: _Fresh) -> list[list[Atom]] | str:
+        """Alternative conjunctions that make `x` a member of `e` (a sub-class expression), or why RL cannot."""
+        if isinstance(e, Named):
+            return [[]] if e.iri == THING else [[self.member(x, e.iri)]]
+        if isinstance(e, And | Or):
+            alternatives: list[list[Atom]] = [[]] if isinstance(e, And) else []
+            for part in e.parts:
+                found = self.body(part, x, fresh)
+                if isinstance(found, str):
+                    return found
+                if isinstance(e, And):
+                    alternatives = [a + b for a, b in itertools.product(alternatives, found)]
+                else:
+                    alternatives += found
+                if len(alternatives) > _MAX_ALTERNATIVES:
+                    return "too_large"
+            return alternatives
+        if isinstance(e, Some):
+            y = fresh()
+            if isinstance(e.filler, Named) and e.filler.iri == LITERAL:
+                return [[_edge(e.prop, x, y)]]
+            filler = self.body(e.filler, y, fresh)
+            if isinstance(filler, str):
+                return filler
+            return [[_edge(e.prop, x, y), *alt] for alt in filler]
+        if isinstance(e, HasValue):
+            return [[_edge(e.prop, x, e.value)]]
+        if isinstance(e, All):
+            return "all_values_subclass"
+        if isinstance(e, Not):
+            return "complement_subclass"
+        return e.kind
+
+    def heads(self, e: Expr, x: RuleTerm, fresh: _Fresh, table: str | None = None) -> tuple[list[_Head], list[str]]:
+        """What membership of `x` in `e` (a super-class expression) implies, and the parts RL cannot use."""
+        if isinstance(e, Named):
+            if e.iri == THING:
+                return [], []
+            return [_Head(table, self.member(x, e.iri), ())], []
+        if isinstance(e, And):
+            heads: list[_Head] = []
+            skipped: list[str] = []
+            for part in e.parts:
+                h, s = self.heads(part, x, fresh, "cls-int2")
+                heads += h
+                skipped += s
+            return heads, skipped
+        if isinstance(e, All):
+            y = fresh()
+            if isinstance(e.filler, Other) and e.filler.kind == "data_range":
+                return [], ["data_range"]
+            inner, skipped = self.heads(e.filler, y, fresh, "cls-avf")
+            edge = _edge(e.prop, x, y)
+            return [_Head(h.table, h.atom, (edge, *h.extra)) for h in inner], skipped
+        if isinstance(e, HasValue):
+            return [_Head("cls-hv1", _edge(e.prop, x, e.value), ())], []
+        if isinstance(e, Not):
+            alternatives = self.body(e.inner, x, fresh)
+            if isinstance(alternatives, str):
+                return [], [alternatives]
+            if not all(alternatives):  # ¬owl:Thing
+                return [], ["complement_superclass"]
+            # ¬(a1 ∧ ... ∧ an) for each alternative: an is false wherever a1 ... an-1 hold
+            return [
+                _Head("cls-com", Atom(alt[-1].predicate, alt[-1].args, negated=True), tuple(alt[:-1]))
+                for alt in alternatives
+            ], []
+        if isinstance(e, Some):
+            return [], ["some_values_superclass"]
+        if isinstance(e, Or):
+            return [], ["union_superclass"]
+        return [], [e.kind]
+
+    def subclass(self, sub: Expr, sup: Expr, anchor: str) -> tuple[list[Rule], list[str]]:
+        """The rules of `sub ⊑ sup`, named after the axiom's class `anchor`, and the kinds RL leaves out."""
+        fresh = _Fresh()
+        x = fresh()
+        bodies = self.body(sub, x, fresh)
+        if isinstance(bodies, str):
+            return [], [bodies]
+        heads, skipped = self.heads(sup, x, fresh)
+        table = _BODY_TABLES.get(type(sub))
+        if isinstance(sub, Some) and isinstance(sub.filler, Named) and sub.filler.iri in (THING, LITERAL):
+            table = "cls-svf2"
+        rules: list[Rule] = []
+        for alt, head in itertools.product(bodies, heads):
+            body = (*alt, *head.extra)
+            if not body or not head.atom.variables() <= {v for a in body for v in a.variables()}:
+                skipped.append("unsafe")
+                continue
+            name = table or head.table or "cax-sco"
+            parts = [name, anchor]
+            term = self.term(head.atom)
+            if term != anchor:
+                parts.append(term)
+            if name == "cls-uni" and alt:
+                parts.append(self.term(alt[0]))
+            rules.append(_canonical(Rule(":".join(parts), head.atom, body)))
+        return rules, skipped
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    table: str | None  # the OWL 2 RL rule that produced this head (None: the head is the axiom's named class)
+    atom: Atom
+    extra: tuple[Atom, ...]  # body atoms the head needs (the property edge of an allValuesFrom)
+
+
+_BODY_TABLES: dict[type, str] = {And: "cls-int1", Or: "cls-uni", Some: "cls-svf1", HasValue: "cls-hv2"}
+
+
+def unique_ids(rules: list[Rule]) -> list[Rule]:
+    """Rules with repeats (same head and body) dropped and colliding ids numbered, independent of input order."""
+    seen: dict[str, list[Rule]] = {}
+    texts: set[tuple[Atom, tuple[object, ...]]] = set()
+    for rule in sorted(set(rules), key=lambda r: (r.id, str(r))):
+        if (rule.head, rule.body) in texts:  # `p inverseOf q` and `q inverseOf p` give the same two rules
+            continue
+        texts.add((rule.head, rule.body))
+        seen.setdefault(rule.id, []).append(rule)
+    out: list[Rule] = []
+    for rid, group in seen.items():
+        if len(group) == 1:
+            out.append(group[0])
+        else:
+            out += [Rule(f"{rid}:{k}", r.head, r.body, r.kind, r.origin) for k, r in enumerate(group, 1)]
+    return out
+
+
+# -- property axioms ----------------------------------------------------------------------------------------
+
+_X, _Y, _Z = Var("X"), Var("Y"), Var("Z")
+
+
+def sub_property(p: str, q: str, p_id: str, q_id: str) -> Rule:
+    """prp-spo1: p ⊑ q."""
+    return Rule(f"prp-spo1:{p_id}:{q_id}", Atom(q, (_X, _Y)), (Atom(p, (_X, _Y)),))
+
+
+def equivalent_property(p: str, q: str, p_id: str, q_id: str) -> list[Rule]:
+    """prp-eqp1/2: p ≡ q."""
+    return [
+        Rule(f"prp-eqp1:{p_id}:{q_id}", Atom(q, (_X, _Y)), (Atom(p, (_X, _Y)),)),
+        Rule(f"prp-eqp2:{p_id}:{q_id}", Atom(p, (_X, _Y)), (Atom(q, (_X, _Y)),)),
+    ]
+
+
+def inverse(p: str, q: str, p_id: str, q_id: str) -> list[Rule]:
+    """prp-inv1/2: p inverseOf q."""
+    return [
+        Rule(f"prp-inv1:{p_id}:{q_id}", Atom(q, (_Y, _X)), (Atom(p, (_X, _Y)),)),
+        Rule(f"prp-inv2:{p_id}:{q_id}", Atom(p, (_Y, _X)), (Atom(q, (_X, _Y)),)),
+    ]
+
+
+def characteristic(kind: str, p: str, p_id: str) -> Rule | None:
+    """prp-trp / prp-symp / prp-asyp for a property_type value; None for the ones kept as declarations only."""
+    if kind == "transitive":
+        return Rule(f"prp-trp:{p_id}", Atom(p, (_X, _Z)), (Atom(p, (_X, _Y)), Atom(p, (_Y, _Z))))
+    if kind == "symmetric":
+        return Rule(f"prp-symp:{p_id}", Atom(p, (_Y, _X)), (Atom(p, (_X, _Y)),))
+    if kind == "asymmetric":
+        return Rule(f"prp-asyp:{p_id}", Atom(p, (_Y, _X), negated=True), (Atom(p, (_X, _Y)),))
+    return None
+
+
+def disjoint_properties(p: str, q: str, p_id: str, q_id: str) -> list[Rule]:
+    """prp-pdw: p and q never link the same pair (both ways, as conflicts through negative facts)."""
+    return [
+        Rule(f"prp-pdw:{p_id}:{q_id}", Atom(q, (_X, _Y), negated=True), (Atom(p, (_X, _Y)),)),
+        Rule(f"prp-pdw:{q_id}:{p_id}", Atom(p, (_X, _Y), negated=True), (Atom(q, (_X, _Y)),)),
+    ]
+
+
+def chain(p: str, links: Sequence[Prop], p_id: str) -> Rule:
+    """prp-spo2: p1 ∘ ... ∘ pn ⊑ p."""
+    fresh = _Fresh()
+    nodes = [fresh() for _ in range(len(links) + 1)]
+    body = tuple(_edge(link, a, b) for link, a, b in zip(links, nodes, nodes[1:], strict=False))
+    return Rule(f"prp-spo2:{p_id}", Atom(p, (nodes[0], nodes[-1])), body)
+
+
+def domain_range(compiler: Compiler, which: str, p: str, p_id: str, cls: Expr) -> tuple[list[Rule], list[str]]:
+    """prp-dom / prp-rng: the members of `cls` (a super-class expression) among p's subjects or objects."""
+    fresh = _Fresh()
+    x, y = fresh(), fresh()
+    edge = Atom(p, (x, y))
+    table = "prp-dom" if which == "domain" else "prp-rng"
+    heads, skipped = compiler.heads(cls, x if which == "domain" else y, fresh)
+    rules = []
+    for h in heads:
+        body = (edge, *h.extra)
+        parts = [table, p_id]
+        if isinstance(cls, Named):
+            parts.append(compiler.term(h.atom))
+        else:
+            parts += [h.table or table, compiler.term(h.atom)]
+        rules.append(_canonical(Rule(":".join(parts), h.atom, body)))
+    return rules, skipped

@@ -1,0 +1,149 @@
+"""OWL 2 RL axioms of ontologies -> built-in rules (ingest/owl_rules.py through ingest/rdf_mapping.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kgbrain.api import Brain
+from kgbrain.ingest.ntriples import Triple
+from kgbrain.ingest.ontology import _rdflib_triples, load_mapping, read_ontology
+from kgbrain.ingest.rdf_mapping import RdfMapper
+from kgbrain.ruleset import Atom, Const, Var
+from tests.conftest import FIXTURES
+
+ONTOLOGY = FIXTURES / "ontology"
+OWL2RL = ONTOLOGY / "owl2rl.ttl"
+E = "example.org/uni:"
+
+EXPECTED = [
+    "[cax-dw] ~instance_of(X, D) :- instance_of(X, C), disjoint_with(C, D).",
+    "[cax-dw:inverse] ~instance_of(X, C) :- instance_of(X, D), disjoint_with(C, D).",
+    "[cax-sco] instance_of(X, D) :- instance_of(X, C), is_a(C, D).",
+    "[cls-avf:E:Vegan:E:Plant] instance_of(Y, E:Plant) :- instance_of(X, E:Vegan), eats(X, Y).",
+    "[cls-com:E:Plant:E:Fish] ~instance_of(X, E:Fish) :- instance_of(X, E:Plant).",
+    "[cls-com:E:Plant:E:Meat] ~instance_of(X, E:Meat) :- instance_of(X, E:Plant).",
+    "[cls-com:E:Vegetarian:E:Meat] ~instance_of(Y, E:Meat) :- instance_of(X, E:Vegetarian), eats(X, Y).",
+    "[cls-hv1:E:Adult:E:age] age(X, 18) :- instance_of(X, E:Adult).",
+    "[cls-hv1:E:Italian:E:bornIn] born_in(X, E:italy) :- instance_of(X, E:Italian).",
+    "[cls-hv2:E:Italian] instance_of(X, E:Italian) :- born_in(X, E:italy).",
+    "[cls-int1:E:Chair] instance_of(X, E:Chair) :- "
+    "instance_of(X, E:Person), head_of(X, Y), instance_of(Y, E:Department).",
+    "[cls-int1:E:Dean] instance_of(X, E:Dean) :- instance_of(X, E:Person), head_of(X, Y), instance_of(Y, E:College).",
+    "[cls-int2:E:Chair:E:Person] instance_of(X, E:Person) :- instance_of(X, E:Chair).",
+    "[cls-int2:E:Dean:E:Person] instance_of(X, E:Person) :- instance_of(X, E:Dean).",
+    "[cls-int2:E:Vegetarian:E:Person] instance_of(X, E:Person) :- instance_of(X, E:Vegetarian).",
+    "[cls-svf2:E:Parent] instance_of(X, E:Parent) :- has_child(X, Y).",
+    "[cls-uni:E:Member:E:Staff] instance_of(X, E:Member) :- instance_of(X, E:Staff).",
+    "[cls-uni:E:Member:E:Student] instance_of(X, E:Member) :- instance_of(X, E:Student).",
+    "[prp-dom:E:teaches:E:Teacher] instance_of(X, E:Teacher) :- teaches(X, Y).",
+    "[prp-eqp1:E:colleagueOf:E:coworkerOf] coworker_of(X, Y) :- colleague_of(X, Y).",
+    "[prp-eqp2:E:colleagueOf:E:coworkerOf] colleague_of(X, Y) :- coworker_of(X, Y).",
+    "[prp-inv1:E:contains:E:partOf] part_of(Y, X) :- contains(X, Y).",
+    "[prp-inv1:E:degreeFrom:E:hasAlumnus] has_alumnus(Y, X) :- degree_from(X, Y).",
+    "[prp-inv2:E:contains:E:partOf] contains(Y, X) :- part_of(X, Y).",
+    "[prp-inv2:E:degreeFrom:E:hasAlumnus] degree_from(Y, X) :- has_alumnus(X, Y).",
+    "[prp-pdw:E:marriedTo:E:siblingOf] ~sibling_of(X, Y) :- married_to(X, Y).",
+    "[prp-pdw:E:siblingOf:E:marriedTo] ~married_to(X, Y) :- sibling_of(X, Y).",
+    "[prp-rng:E:teaches:E:Course] instance_of(Y, E:Course) :- teaches(X, Y).",
+    "[prp-spo1:E:doctoralDegreeFrom:E:degreeFrom] degree_from(X, Y) :- doctoral_degree_from(X, Y).",
+    "[prp-spo1:E:headOf:E:worksFor] works_for(X, Y) :- head_of(X, Y).",
+    "[prp-spo2:E:hasChild] has_child(X, Y) :- has_parent(Y, X).",
+    "[prp-spo2:E:hasUncle] has_uncle(X, Z) :- has_parent(X, Y), has_brother(Y, Z).",
+    "[prp-symp:E:knows] knows(Y, X) :- knows(X, Y).",
+    "[prp-trp:E:contains] contains(X, Z) :- contains(X, Y), contains(Y, Z).",
+]
+
+
+def rule_texts(path: Path) -> list[str]:
+    return [str(r).replace(E, "E:") for r in read_ontology(path).rules]
+
+
+def test_each_owl2rl_axiom_gives_its_table_rule() -> None:
+    assert rule_texts(OWL2RL) == EXPECTED
+
+
+def test_rules_use_the_mappers_predicate_names_and_concept_ids() -> None:
+    batch = read_ontology(OWL2RL)
+    by_id = {r.id: r for r in batch.rules}
+    chair = by_id[f"cls-int1:{E}Chair"]
+    assert chair.head == Atom("instance_of", (Var("X"), Const(f"{E}Chair")))
+    assert chair.origin == "owl2rl:owl2rl.ttl"
+    adult = by_id[f"cls-hv1:{E}Adult:{E}age"]
+    assert adult.head.args[1] == Const(18, literal=True)  # a typed literal, not the text "18"
+    # binary atoms name predicates as the facts do
+    assert {d.predicate for d in batch.declarations} >= {"teaches", "head_of", "degree_from"}
+
+
+def test_non_rl_positions_are_counted_as_skipped_and_every_triple_is_accounted_for() -> None:
+    batch = read_ontology(OWL2RL)
+    assert batch.skipped == {
+        "class_expression:cardinality": 1,  # Team ⊑ ≥2 member
+        "class_expression:complement_subclass": 1,  # Person ⊓ ¬∃eats.Meat ⊑ Vegetarian
+        "class_expression:some_values_superclass": 4,  # Employee, and the ⊑ direction of Chair, Dean, Parent
+        "class_expression:union_superclass": 1,  # Member ⊑ Student ⊔ Staff
+    }
+    assert batch.owl2rl["cls-int1"] == 2
+    assert sum(batch.owl2rl.values()) == len(batch.rules) == len(EXPECTED)
+    extra = batch.extra
+    assert extra["triples_mapped"] + extra["triples_skipped"] == extra["triples_read"]
+    # the mapped facts stay as they were: rules come in addition
+    assert sorted(batch.facts.column("predicate")) == ["disjoint_with", "is_a"]
+
+
+def _rename_blanks(triples: list[Triple], prefix: str) -> list[Triple]:
+    def term(t: object) -> object:
+        return f"_:{prefix}{t[2:]}" if isinstance(t, str) and t.startswith("_:") else t
+
+    return [(str(term(s)), p, term(o)) for s, p, o in triples]  # type: ignore[misc]
+
+
+def test_rule_ids_do_not_depend_on_triple_order_or_blank_node_labels() -> None:
+    triples = list(_rdflib_triples(OWL2RL, "turtle"))
+
+    def rules(ts: list[Triple]) -> list[str]:
+        mapper = RdfMapper(load_mapping(), file=str(OWL2RL), source="owl2rl", trust=0.5)
+        return [str(r) for r in mapper.map(ts).rules]
+
+    assert rules(triples) == rules(_rename_blanks(list(reversed(triples)), "other"))
+
+
+def test_univ_bench_definitions_become_rules() -> None:
+    batch = read_ontology(ONTOLOGY / "univ-bench.owl")
+    texts = {str(r).replace("ub:", "") for r in batch.rules}
+    assert {
+        "[cls-int1:Student] instance_of(X, Student) :- "
+        "instance_of(X, Person), takes_course(X, Y), instance_of(Y, Course).",
+        "[cls-int2:Student:Person] instance_of(X, Person) :- instance_of(X, Student).",
+        "[cls-int1:Chair] instance_of(X, Chair) :- instance_of(X, Person), head_of(X, Y), instance_of(Y, Department).",
+        "[prp-dom:teacherOf:Faculty] instance_of(X, Faculty) :- teacher_of(X, Y).",
+        "[prp-inv1:degreeFrom:hasAlumnus] has_alumnus(Y, X) :- degree_from(X, Y).",
+        "[prp-trp:subOrganizationOf] sub_organization_of(X, Z) :- "
+        "sub_organization_of(X, Y), sub_organization_of(Y, Z).",
+    } <= texts
+    assert batch.owl2rl == {
+        "cax-sco": 1,
+        "cls-int1": 6,  # Chair, Dean, Director, Employee, Student, TeachingAssistant
+        "cls-int2": 5,
+        "prp-dom": 25,
+        "prp-inv1": 3,  # memberOf/member, and degreeFrom/hasAlumnus stated both ways
+        "prp-inv2": 1,
+        "prp-rng": 18,
+        "prp-spo1": 5,
+        "prp-trp": 1,
+    }
+    # the `⊑ ∃headOf.Department` halves of the definitions and GraduateStudent ⊑ ∃takesCourse.GraduateCourse
+    assert batch.skipped["class_expression:some_values_superclass"] == 8
+
+
+def test_pizza_restrictions_give_rules_where_owl2rl_has_them(brain: Brain) -> None:
+    [report] = brain.load([ONTOLOGY / "pizza.owl"])
+    # 147 `⊑ ∃hasTopping.X`-style superclasses, and the ⊑ direction of 5 definitions (CheeseyPizza, ...)
+    assert report.skipped["class_expression:some_values_superclass"] == 152
+    # 22 closure axioms `⊑ ∀hasTopping.(A ⊔ B ...)`, and 3 definitions as unions (Spiciness, ...)
+    assert report.skipped["class_expression:union_superclass"] == 25
+    assert report.owl2rl["cls-int1"] == 12
+    assert report.owl2rl["cls-hv1"] == 6  # hasCountryOfOrigin value Italy / America
+    assert report.extra["triples_mapped"] + report.extra["triples_skipped"] == report.extra["triples_read"]
+    # the mapped facts are unchanged
+    margherita = brain.facts("pizza:Margherita")
+    assert {f.object for f in margherita.facts if f.predicate == "is_a"} == {"pizza:NamedPizza"}

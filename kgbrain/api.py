@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept
 from kgbrain.knowledge import Fact
 from kgbrain.resources import resource_dir
-from kgbrain.ruleset import Program
+from kgbrain.ruleset import Atom, Program, Rule
 from kgbrain.store import KuzuStore
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
@@ -186,11 +186,12 @@ class Brain:
             with self.store.transaction():
                 report = load_batch(self.store, batch)
                 report.annotated = {a.concept for a in batch.annotations}
+                new_rules = _save_rules(self.store, batch, report)
                 for hook in self.load_hooks:
                     hook(self, report)
             # Stored rules run on the new facts after they are committed (each round commits; see
             # reasoning/rules/engine.py), then the hooks see the derived facts as a load of their own.
-            derived = _run_rules(self.store, report)
+            derived = _run_rules(self.store, report, new_rules)
             if derived is not None:
                 with self.store.transaction():
                     for hook in self.load_hooks:
@@ -700,11 +701,40 @@ class Brain:
             reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
 
 
-def _run_rules(store: GraphStore, report: LoadReport) -> LoadReport | None:
-    """Run the stored rules on a load's new facts; a report of the derived facts, or None."""
+def _save_rules(store: GraphStore, batch: LoadBatch, report: LoadReport) -> list[str]:
+    """Store the rules a file states (an ontology's OWL 2 RL axioms) in the load's transaction.
+
+    Returns the new rules that can fire on what is stored now; the others (thousands of DBpedia's
+    `prp-dom`, say) wait, as every stored rule does, for a load that brings facts of their predicates.
+    """
+    if not batch.rules:
+        return []
+    from kgbrain.reasoning.rules.rulebase import save_program
+
+    _, new, _ = save_program(store, Program(tuple(batch.rules)))
+    report.extra["rules_added"] = len(new)
+    if not new:
+        return []
+    present = {r["predicate"] for r in store.run("fact_counts") if r["active"]}
+    fresh = set(new)
+    return [r.id for r in batch.rules if r.id in fresh and _may_match(r, present)]
+
+
+def _may_match(rule: Rule, predicates: set[str]) -> bool:
+    """Whether every positive body atom of `rule` has a stored fact of its predicate to match."""
+    for atom in rule.body:
+        if isinstance(atom, Atom) and not atom.naf:
+            wanted = {"instance_of", "is_a"} if atom.unary else {atom.predicate}
+            if not wanted & predicates:
+                return False
+    return True
+
+
+def _run_rules(store: GraphStore, report: LoadReport, new_rules: Sequence[str] = ()) -> LoadReport | None:
+    """Run the stored rules on a load's new facts (new rules on every fact); the derived facts' report, or None."""
     from kgbrain.ingest.loader import LoadReport
 
-    if not len(report.added) or report.loaded_at is None:
+    if (not len(report.added) and not new_rules) or report.loaded_at is None:
         return None
     from kgbrain.reasoning.rules.rulebase import run_on_new_facts
 
@@ -713,7 +743,8 @@ def _run_rules(store: GraphStore, report: LoadReport) -> LoadReport | None:
         for t in report.added.column("loaded_at")
         if t is not None
     ]
-    run = run_on_new_facts(store, min([report.loaded_at, *stamps]))
+    predicates = set(report.added.column("predicate"))
+    run = run_on_new_facts(store, min([report.loaded_at, *stamps]), new_rules, predicates)
     if not run.derived:
         return None
     report.extra["derived"] = report.extra.get("derived", 0) + run.derived

@@ -1,5 +1,8 @@
 // Link new derivations to the fact each derives (rows of id, fact_id).
+// Two MATCH clauses, as queries/templates/append_rels.cypher: one comma-joined pattern (plus a NOT EXISTS
+// check) made Kùzu 0.11.3 exhaust the buffer pool at a few thousand rows. The derivations are new, so no
+// link exists yet.
 LOAD FROM $rows
-MATCH (d:Derivation {id: id}), (f:FactRef {id: fact_id})
-WHERE NOT EXISTS { MATCH (d)-[:DERIVES]->(f) }
+MATCH (d:Derivation {id: id})
+MATCH (f:FactRef {id: fact_id})
 CREATE (d)-[:DERIVES]->(f)

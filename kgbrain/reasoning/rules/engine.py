@@ -42,7 +42,7 @@ from kgbrain.ingest.batch import FactColumns, LoadBatch
 from kgbrain.ingest.loader import load_batch
 from kgbrain.ingest.rule_syntax import strata
 from kgbrain.knowledge import Authority, Fact, Literal, Status
-from kgbrain.reasoning.rules.compile import Compiled, compile_rule, compile_variants
+from kgbrain.reasoning.rules.compile import Compiled, compile_rule, positive_atoms
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
     Atom,
@@ -113,6 +113,7 @@ def materialise(
     *,
     since: datetime | None = None,
     full: Iterable[str] = (),
+    predicates: Iterable[str] | None = None,
 ) -> RunReport:
     """Run the program to its fixpoint, writing derived facts and derivation records.
 
@@ -122,6 +123,9 @@ def materialise(
     0.11.3 reads relationships appended earlier in the same transaction with wrong endpoints (measured),
     so a round must not read what an uncommitted round wrote. Do not call it inside a transaction.
     An interrupted run leaves sound but incomplete consequences; the next run completes them.
+    `predicates`, when given, are the predicates of the facts stamped at or after `since`: a semi-naive
+    variant whose delta atom has another predicate cannot fire and is not run (an ontology brings thousands
+    of rules, of which a load of facts touches a few).
 
     Raises:
         InputError: the program cannot be stratified.
@@ -132,12 +136,14 @@ def materialise(
     window = since if since is not None else start
     report = RunReport()
     fully = set(full)
+    loaded = None if predicates is None else set(predicates)
     for stratum in strata(program):
         strict = [r for r in stratum if r.kind is RuleKind.STRICT]
         defeasible = [r for r in stratum if r.kind is RuleKind.DEFEASIBLE]
         first = True
         while True:
-            _fixpoint(store, strict, window if first else clock.last, fully if first else set(), clock, report)
+            fresh = _fresh_predicates(loaded, report)
+            _fixpoint(store, strict, window if first else clock.last, fully if first else set(), clock, report, fresh)
             first = False
             if not defeasible:
                 break
@@ -148,8 +154,25 @@ def materialise(
     return report
 
 
+def _fresh_predicates(loaded: set[str] | None, report: RunReport) -> set[str] | None:
+    """What the delta may hold: the load's predicates and everything derived so far; None when unknown."""
+    if loaded is None or report.derived != len(report.added):  # revived facts are not in `added`
+        return None
+    return loaded | set(report.added.column("predicate"))
+
+
+def _delta_predicates(atom: Atom) -> set[str]:
+    return {"instance_of", "is_a"} if atom.unary else {atom.predicate}
+
+
 def _fixpoint(
-    store: GraphStore, rules: Sequence[Rule], since: datetime, full: set[str], clock: _Clock, report: RunReport
+    store: GraphStore,
+    rules: Sequence[Rule],
+    since: datetime,
+    full: set[str],
+    clock: _Clock,
+    report: RunReport,
+    fresh: set[str] | None = None,
 ) -> None:
     window = since
     first = True
@@ -158,14 +181,21 @@ def _fixpoint(
         for rule in rules:
             if first and rule.id in full:
                 candidates.extend(_fire(store, compile_rule(rule), None))
-            else:
-                for variant in compile_variants(rule):
-                    candidates.extend(_fire(store, variant, window))
+                continue
+            for i in positive_atoms(rule):
+                atom = rule.body[i]
+                if fresh is not None and isinstance(atom, Atom) and not _delta_predicates(atom) & fresh:
+                    continue  # no new fact can match the delta atom
+                candidates.extend(_fire(store, compile_rule(rule, i), window))
         first = False
         report.iterations += 1
         stamp = clock.tick()
+        before = (report.derived, len(report.added))
         if not _record(store, candidates, stamp, report):
             return
+        added = report.added.column("predicate")[before[1] :]
+        revived = report.derived - before[0] != len(added)
+        fresh = None if revived else set(added)
         window = stamp
 
 
@@ -223,12 +253,12 @@ def _record(store: GraphStore, candidates: list[_Candidate], stamp: datetime, re
     for c in candidates:
         by_id.setdefault(c.fact.fact_id, c)
         derivations.setdefault(derivation_id(c.derivation, c.fact.fact_id), (c.derivation, c.fact.fact_id))
-    known = _existing_derivations(store, sorted(derivations))
-    fresh = {i: v for i, v in derivations.items() if i not in known}
+    stored = _existing_derivations(store, sorted(derivations))
+    fresh = {i: v for i, v in derivations.items() if stored.get(i) != "active"}
     if not fresh:
         return False
     with store.transaction():
-        return _write(store, fresh, by_id, stamp, report)
+        return _write(store, fresh, by_id, stamp, report, linked=set(stored))
 
 
 def _write(
@@ -237,12 +267,13 @@ def _write(
     by_id: dict[str, _Candidate],
     stamp: datetime,
     report: RunReport,
+    linked: set[str],
 ) -> bool:
     new_facts = sorted((by_id[fid].fact for fid in {fid for _, fid in fresh.values()}), key=_fact_order)
     facts = FactColumns(new_facts)
     loaded = load_batch(store, LoadBatch(file="kgbrain:rules", facts=facts), now=stamp.replace(tzinfo=timezone.utc))
     revived = _revive(store, sorted({fid for _, fid in fresh.values()} - set(loaded.added.column("fact_id"))), stamp)
-    _write_derivations(store, fresh)
+    _write_derivations(store, fresh, linked)
     report.derived += len(loaded.added) + revived
     report.derivations += len(fresh)
     report.added.extend(loaded.added)
@@ -253,11 +284,12 @@ def _fact_order(fact: Fact) -> tuple[str, str, str, str]:
     return (fact.subject, fact.predicate, fact.target, fact.fact_id)
 
 
-def _existing_derivations(store: GraphStore, ids: list[str]) -> set[str]:
-    found: set[str] = set()
+def _existing_derivations(store: GraphStore, ids: list[str]) -> dict[str, str]:
+    """The stored ones among these derivation ids, with their status (`active` or `lost`)."""
+    found: dict[str, str] = {}
     for start in range(0, len(ids), _CHUNK):
         rows = store.run("rules_derivations_existing", ids=ids[start : start + _CHUNK])
-        found.update(r["id"] for r in rows if r["status"] == "active")
+        found.update((r["id"], r["status"]) for r in rows)
     return found
 
 
@@ -279,7 +311,8 @@ def _revive(store: GraphStore, fact_ids: list[str], stamp: datetime) -> int:
     return len(dead)
 
 
-def _write_derivations(store: GraphStore, fresh: dict[str, tuple[Derivation, str]]) -> None:
+def _write_derivations(store: GraphStore, fresh: dict[str, tuple[Derivation, str]], linked: set[str]) -> None:
+    """Store derivations; `linked` ones (lost, found again) keep their DERIVES/USES links and only become active."""
     import pyarrow as pa
 
     ids = sorted(fresh)
@@ -294,9 +327,12 @@ def _write_derivations(store: GraphStore, fresh: dict[str, tuple[Derivation, str
     store.run("rules_derivations_add", rows=rows)
     refs = sorted({fresh[i][1] for i in ids} | {p for i in ids for p in fresh[i][0].premises})
     store.run("rules_factrefs_add", rows=pa.table({"id": pa.array(refs, pa.string())}))
-    store.run("rules_derives_add", rows=rows.select(["id", "fact_id"]))
-    uses_d = [i for i in ids for _ in fresh[i][0].premises]
-    uses_f = [p for i in ids for p in fresh[i][0].premises]
+    new = [i for i in ids if i not in linked]
+    if new:
+        derives = {"id": pa.array(new, pa.string()), "fact_id": pa.array([fresh[i][1] for i in new], pa.string())}
+        store.run("rules_derives_add", rows=pa.table(derives))
+    uses_d = [i for i in new for _ in fresh[i][0].premises]
+    uses_f = [p for i in new for p in fresh[i][0].premises]
     if uses_d:
         store.run(
             "rules_uses_add",

@@ -6,6 +6,7 @@ Rules are stored as their text (`str(rule)`), parsed back with `kgbrain.ingest.r
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -144,12 +145,17 @@ def load_rules_file(store: GraphStore, path: Path) -> RulesReport:
     return report
 
 
-def run_on_new_facts(store: GraphStore, since: datetime) -> RunReport:
+def run_on_new_facts(
+    store: GraphStore, since: datetime, full: Iterable[str] = (), predicates: Iterable[str] | None = None
+) -> RunReport:
     """The load hook: run the stored rules with the facts stamped at or after `since` as the delta.
+
+    `full` names rules the load stored (an ontology's OWL 2 RL rules): they run over every fact.
+    `predicates`: those of the new facts, when known (only rules that can match them run).
 
     Raises:
         StoreError: the store failed.
     """
     if not has_rules(store):
         return RunReport()
-    return materialise(store, stored_program(store), since=since)
+    return materialise(store, stored_program(store), since=since, full=full, predicates=predicates)

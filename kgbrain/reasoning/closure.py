@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.reach import ReachIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,18 @@ class Hierarchy:
         self.edges = len(edge_rows)
         self._offsets_list: list[int] | None = None
         self._targets_list: list[int] | None = None
+        self._reach: ReachIndex | None = None
+
+    @property
+    def reach(self) -> ReachIndex:
+        """The reachability labels of this hierarchy (built on first use unless `use_reach` gave them)."""
+        if self._reach is None:
+            self._reach = ReachIndex.build(self.offsets, self.targets)
+        return self._reach
+
+    def use_reach(self, index: ReachIndex) -> None:
+        """Adopt labels built earlier for the same data (loaded from disk)."""
+        self._reach = index
 
     def _position(self, child: str, parent: str) -> int | None:
         c, p = self.index.get(child), self.index.get(parent)
@@ -119,26 +132,6 @@ class Hierarchy:
             self._targets_list = self.targets.tolist()
         return self._offsets_list, self._targets_list
 
-    def _walk(self, start: int, goal: int = -1) -> dict[int, int]:
-        # Breadth-first: each node is reached once, by a shortest chain, so cycles and deep chains terminate.
-        # Maps each reached node to (previous node, edge position) packed as node * stride + edge; -1: start.
-        offsets, targets = self._lists()
-        stride = self.edges + 1
-        pred: dict[int, int] = {start: -1}
-        frontier = [start]
-        while frontier:
-            nxt: list[int] = []
-            for node in frontier:
-                for k in range(offsets[node], offsets[node + 1]):
-                    t = targets[k]
-                    if t not in pred:
-                        pred[t] = node * stride + k  # where it came from and by which edge, in one int
-                        if t == goal:
-                            return pred
-                        nxt.append(t)
-            frontier = nxt
-        return pred
-
     def ancestors(self, concept: str) -> dict[str, int]:
         """Every ancestor (not the concept itself) with its distance in hops, nearest first."""
         start = self.index.get(concept)
@@ -161,13 +154,92 @@ class Hierarchy:
         names = self.names
         return {names[node]: d for node, d in depth.items() if node != start}
 
+    def _search(self, start: int, goals: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+        # The breadth-first walk of `_walk`, expanding only nodes the reachability labels say may lie below a
+        # goal still unfound. A node that can reach a goal is reached from nodes that can too, so every such
+        # node gets the same predecessor (and distance) as in the full walk, and the chains are the same.
+        # Returns the predecessors (as `_walk`) and the distance of each goal found.
+        offsets, targets = self._lists()
+        labels = self.reach.node_labels()
+        stride = self.edges + 1
+        pred: dict[int, int] = {start: -1}
+        found: dict[int, int] = {}
+        remaining = [g for g in dict.fromkeys(goals) if g != start]
+        wanted = [labels[g] for g in remaining]
+
+        def may(u: int) -> bool:
+            cu, du, ru0, lu0, ru1, lu1 = labels[u]
+            for cg, dg, rg0, lg0, rg1, lg1 in wanted:
+                if cg == cu or (dg > du and rg0 >= ru0 and lg0 <= lu0 and rg1 >= ru1 and lg1 <= lu1):
+                    return True
+            return False
+
+        if not remaining or not may(start):
+            return pred, found
+        goal_set = set(remaining)
+        single = len(wanted) == 1
+        cg, dg, rg0, lg0, rg1, lg1 = wanted[0]
+        frontier = [start]
+        level = 0
+        while frontier:
+            level += 1
+            nxt: list[int] = []
+            for node in frontier:
+                for k in range(offsets[node], offsets[node + 1]):
+                    t = targets[k]
+                    if t in pred:
+                        continue
+                    pred[t] = node * stride + k
+                    if t in goal_set:
+                        found[t] = level
+                        goal_set.discard(t)
+                        if not goal_set:
+                            return pred, found
+                    if single:
+                        ct, dt, rt0, lt0, rt1, lt1 = labels[t]
+                        if ct == cg or (dg > dt and rg0 >= rt0 and lg0 <= lt0 and rg1 >= rt1 and lg1 <= lt1):
+                            nxt.append(t)
+                    elif may(t):
+                        nxt.append(t)
+            frontier = nxt
+        return pred, found
+
+    def ancestor_depths(self, concept: str, candidates: list[str] | np.ndarray) -> dict[str, int]:
+        """Which of `candidates` (names, or an array of node ids) are ancestors of `concept` (not itself), with
+        their distance in hops: the same answer as filtering `ancestors(concept)`, from the labels and a
+        walk pruned to them.
+        """
+        start = self.index.get(concept)
+        if start is None or not len(candidates):
+            return {}
+        if isinstance(candidates, np.ndarray):
+            arr = candidates.astype(np.int64, copy=False)
+        else:
+            arr = np.asarray([i for i in map(self.index.get, candidates) if i is not None], dtype=np.int64)
+        arr = arr[arr != start]
+        if not len(arr):
+            return {}
+        ids = arr[self.reach.may_be_above(start, arr)].tolist()
+        if not ids:
+            return {}
+        _, found = self._search(start, ids)
+        names = self.names
+        return {names[i]: d for i, d in found.items()}
+
+    def is_above(self, concept: str, ancestor: str) -> bool:
+        """Whether `ancestor` is an ancestor of `concept` (`ancestor in ancestors(concept)`)."""
+        start, goal = self.index.get(concept), self.index.get(ancestor)
+        if start is None or goal is None or start == goal:
+            return False
+        return goal in self._search(start, [goal])[1]
+
     def chain(self, concept: str, ancestor: str) -> list[Link] | None:
         """A shortest chain from `concept` up to `ancestor`, or None when it is not an ancestor."""
         start, goal = self.index.get(concept), self.index.get(ancestor)
         if start is None or goal is None or start == goal:
             return None
-        pred = self._walk(start, goal)
-        if goal not in pred:
+        pred, found = self._search(start, [goal])
+        if goal not in found:
             return None
         stride = self.edges + 1
         edges: list[int] = []

@@ -15,7 +15,7 @@ Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -57,11 +57,15 @@ class Deducer:
         self._predicates = predicates
         self._hierarchy = hierarchy
         self._exclusions: dict[str, list[Evidence]] | None = None
+        self._excluded_ids: np.ndarray | None = None  # hierarchy node ids of the exclusions' concepts
+        self._inactive_ids: np.ndarray | None = None  # hierarchy node ids of concepts with inactive facts
         self._pre: _Prefetch | None = None
 
     def invalidate(self) -> None:
         """Forget cached exclusions (after a load)."""
         self._exclusions = None
+        self._excluded_ids = None
+        self._inactive_ids = None
 
     # -- public --------------------------------------------------------------------------------
 
@@ -185,9 +189,32 @@ class Deducer:
             self._exclusions = found
         return self._exclusions
 
+    def _mirror_only(self, h: Hierarchy, s: str, o: str) -> bool:
+        """Whether every fact into `o` from `s` or its ancestors is active (so the mirror alone has them)."""
+        g = self._graph()
+        if not g.inactive:
+            return True
+        if o in g.inactive or s in g.inactive:
+            return False
+        if self._inactive_ids is None:
+            self._inactive_ids = _ids(h, g.inactive)
+        return not h.ancestor_depths(s, self._inactive_ids)
+
+    def _may_refute_isa(self, h: Hierarchy, s: str, o: str, excluded: dict[str, list[Evidence]]) -> bool:
+        # Whether `_refute_isa` can find anything: an exclusion between s (or an ancestor) and o (or one).
+        if self._excluded_ids is None:
+            self._excluded_ids = _ids(h, excluded)
+        holders = ([s] if s in excluded else []) + list(h.ancestor_depths(s, self._excluded_ids))
+        for a in holders:
+            for e in excluded[a]:
+                b = e.object if e.subject == a else e.subject
+                if b == o or h.is_above(o, b):
+                    return True
+        return False
+
     def _refute_isa(self, h: Hierarchy, s: str, o: str) -> tuple[float, list[Step]] | None:
         excluded = self.exclusions()
-        if not excluded:
+        if not excluded or not self._may_refute_isa(h, s, o, excluded):
             return None
         up_s = {s: 0, **h.ancestors(s)}
         up_o = {o: 0, **h.ancestors(o)}
@@ -230,7 +257,11 @@ class Deducer:
         s = claim.subject
         depth = {s: 0}
         if decl.inheritable:
-            depth.update(h.ancestors(s))
+            if claim.literal or not self._mirror_only(h, s, claim.object):
+                depth.update(h.ancestors(s))
+            else:
+                # Only ancestors holding a fact into the object matter; the labels find them without a walk.
+                depth.update(h.ancestor_depths(s, self._graph().subjects_into(claim.object, preds)))
         holders = list(depth)
         via: dict[str, str] = {}  # fact id -> rule, for facts read through an inverse or symmetric declaration
         if claim.literal:
@@ -286,8 +317,7 @@ class Deducer:
             holder = e.subject if e.subject in depth else s
             by_holder.setdefault(holder, []).append(e)
         # The most specific holders: those with no more specific holder below them.
-        above = {y: h.ancestors(y) for y in by_holder}
-        specific = [x for x in by_holder if not any(x != y and x in above[y] for y in by_holder)]
+        specific = [x for x in by_holder if not any(x != y and h.is_above(y, x) for y in by_holder)]
         specific.sort(key=lambda x: (depth.get(x, 0), x))
         overridden = [x for x in by_holder if x not in specific]
         polarities = {e.polarity for x in specific for e in by_holder[x]}
@@ -504,6 +534,10 @@ def _incomparable_steps(evidence: list[Evidence], claim: Claim) -> list[Step]:
         )
         for e, reason in _incomparable(evidence, claim)
     ]
+
+
+def _ids(h: Hierarchy, names: Iterable[str]) -> np.ndarray:
+    return np.asarray(sorted(i for i in map(h.index.get, names) if i is not None), dtype=np.int64)
 
 
 def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:

@@ -33,6 +33,7 @@ from kgbrain.reasoning.graph import FactGraph, fingerprint
 from kgbrain.reasoning.intents import IntentAnswers
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, causal_predicate, parse_question
+from kgbrain.reasoning.reach import ReachIndex
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
 from kgbrain.reasoning.understanding import YES_NO_PREDICATES, understand
@@ -90,6 +91,7 @@ class Reasoner(IntentAnswers):
         self.linker = Linker(store, known=lambda: self.graph().index, index_dir=index_dir)
         self._predicates: PredicateTable | None = None
         self._graph: FactGraph | None = None
+        self._stamp: dict[str, float] | None = None  # the fingerprint of the data the mirror was read from
         self._hierarchy: Hierarchy | None = None
         self._causal: causal.CausalGraph | None = None
         self._parts: tuple[np.ndarray, np.ndarray] | None = None  # see _part_test
@@ -108,7 +110,7 @@ class Reasoner(IntentAnswers):
         """The in-memory mirror of every active concept-to-concept fact (cached)."""
         if self._graph is None:
             # Persisted beside the database: a new process reuses it while the data's fingerprint matches.
-            stamp = fingerprint(self.store)
+            stamp = self._stamp = fingerprint(self.store)
             found = FactGraph.open(self.index_dir, stamp) if self.index_dir is not None else None
             if found is None:
                 found = FactGraph.load(self.store)
@@ -121,7 +123,17 @@ class Reasoner(IntentAnswers):
     def hierarchy(self) -> Hierarchy:
         """The in-memory is_a/instance_of mirror (cached)."""
         if self._hierarchy is None:
-            self._hierarchy = Hierarchy(self.graph())
+            h = Hierarchy(self.graph())
+            if self.index_dir is not None and self._stamp is not None:
+                # The reachability labels are persisted beside the mirror, for the same data.
+                folder = self.index_dir / "reach"
+                found = ReachIndex.open(folder, self._stamp)
+                if found is None:
+                    found = h.reach
+                    with contextlib.suppress(OSError):
+                        found.save(folder, self._stamp)
+                h.use_reach(found)
+            self._hierarchy = h
         return self._hierarchy
 
     def causal_graph(self) -> causal.CausalGraph:

@@ -1,39 +1,51 @@
-"""Batch verification throughput: `kgbrain verify` with 1 and 2 workers beside pyoxigraph ASK, in one run.
+"""Batch verification throughput: `kgbrain verify` beside pyoxigraph and networkx, whole processes, one run.
 
-    python bench/verify.py [--concepts 200000] [--isa 1000000] [--causal 200000] [--claims 100000]
-                           [--properties 50000] [--oxigraph-sample 3000] [--workdir DIR]
+    python bench/verify.py [--sizes 10k,100k,1m] [--claims 10000,100000,100000] [--ontologies]
+                           [--oxigraph-sample 3000] [--workdir DIR]
 
-Times are end to end (open, load the reasoner's fact mirror, verify, write). The knowledge base is the
-reasoning benchmark's (bench/reasoning.py: a DAG of `is_a` edges with multiple
-inheritance plus random causal edges, about 1.2 million edges at the defaults) with a layer of
-`has_property` facts on top, so inherited properties can be checked too. The claims are mixed:
-is_a through the hierarchy (true), random is_a pairs (mostly unprovable), inherited has_property (true)
-and random has_property (mostly unprovable), direct causal claims, English sentences, and bad rows.
+Knowledge bases: the reasoning benchmark's generated DAG of `is_a` edges with multiple inheritance plus
+random causal edges (bench/reasoning.py) with a layer of `has_property` facts (overriding negations and
+conflicting pairs included), at about 10k, 100k and 1M facts; with `--ontologies`, LUBM(1,0) and Gene
+Ontology too (from /work/shared/data/ontologies). Claims are mixed: is_a through the hierarchy, random
+is_a pairs, inherited has_property, random has_property, overrides, conflicts, causal facts, English
+sentences and bad rows (for the ontologies: their facts, hierarchy pairs, random pairs and inherited facts).
 
-kgbrain answers with a verdict, confidence and proof (rule ids, fact ids, sources) per claim, written to a
-verdicts file. The peer does the same checks one by one as SPARQL ASK queries with property paths in
-pyoxigraph (a yes/no answer, no proof), on a sample: its rate is per claim, like ours.
+Every kgbrain time is a whole process (`python -c`, interpreter start, open, verify, write the verdicts
+file with proofs) on a knowledge base loaded beforehand: "first" builds the reasoner's persisted mirror
+and labels, "cold" is a new process reusing them, "warm" verifies the same file again in a process that
+already has them. The peers answer the same claims (sentences and bad rows skipped) yes/no, without a
+proof, from the same active facts: pyoxigraph with one SPARQL ASK per claim (property paths over is_a)
+in memory (its process start includes loading the triples: it keeps nothing between processes) and on
+disk (bulk-loaded beforehand; the process opens it), and networkx (a DiGraph built in the process;
+`has_path` and `descendants`) as the in-RAM floor. A peer's per-claim rate is measured on a sample and its
+process time for all the claims is start-up + claims / rate. Verdict files of all kgbrain runs on one
+knowledge base must be byte-identical (checked).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import json
 import random
+import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+from urllib.parse import quote
 
-import psutil
 import pyarrow as pa
 
 from kgbrain.api import Brain
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 EX = "http://ex.org/"
 
 
@@ -169,97 +181,235 @@ def build(args: argparse.Namespace, path: Path) -> tuple[list[dict[str, object]]
     return claims, (isa_edges, causal_edges, [(s, o, c) for s, o, c, pol in props if pol])
 
 
-def run_kgbrain(path: Path, claims_file: Path, out: Path, workers: int) -> tuple[float, dict[str, int], float]:
-    t = time.perf_counter()
-    with Brain.open(path, read_only=True) as brain:
-        summary = brain.verify_file(claims_file, out, workers=workers)
+SIZES = {  # name -> (concepts, is_a, causal, has_property): about 10k, 100k and 1M facts
+    "10k": (2_000, 7_000, 2_000, 1_000),
+    "100k": (20_000, 70_000, 20_000, 10_000),
+    "1m": (200_000, 700_000, 200_000, 100_000),
+}
+HIERARCHY = ("is_a", "instance_of")
+
+
+def iri(name: str) -> str:
+    return f"<{EX}{quote(name, safe='')}>"
+
+
+def export_triples(db: Path, nt: Path) -> list[tuple[str, str, str]]:
+    """The active positive concept-to-concept facts of the knowledge base, as the peers get them."""
+    with Brain.open(db, read_only=True) as brain:
+        g = brain.reasoner.graph()
+        names, preds = g.names, g.pred_names
+        rows = [
+            (names[s], preds[p], names[o])
+            for s, p, o, pol in zip(
+                g.subject.tolist(), g.predicate.tolist(), g.object.tolist(), g.polarity.tolist(), strict=True
+            )
+            if pol
+        ]
+    with nt.open("w", encoding="utf-8") as fh:
+        for s, p, o in rows:
+            fh.write(f"{iri(s)} {iri(p)} {iri(o)} .\n")
+    return rows
+
+
+def peer_claims(claims_file: Path, sample: int) -> list[tuple[str, str, str]]:
+    out = []
+    with claims_file.open(encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            if "text" in row:
+                s, _, o = str(row["text"]).partition(" is a ")
+                row = {"subject": s, "predicate": "is_a", "object": o}
+            if row.get("predicate", "") != row.get("predicate", "").lower() or " " in str(row.get("predicate")):
+                continue  # a bad row: kgbrain answers it with an ERROR verdict, the peers skip it
+            out.append((str(row["subject"]), str(row["predicate"]), str(row["object"])))
+            if len(out) >= sample:
+                break
+    return out
+
+
+def peer_main(kind: str, work: Path, sample: int) -> None:
+    """One peer process: start up (load or open), answer a sample of claims, print timings as JSON."""
+    t0 = time.perf_counter()
+    claims = peer_claims(work / "claims.jsonl", sample)
+    yes = 0
+    if kind == "networkx":
+        import networkx as nx
+
+        up: Any = nx.DiGraph()
+        holders: dict[tuple[str, str], set[str]] = {}
+        with (work / "facts.tsv").open(encoding="utf-8") as fh:
+            for line in fh:
+                s, p, o = line.rstrip("\n").split("\t")
+                if p in HIERARCHY:
+                    up.add_edge(s, o)
+                else:
+                    holders.setdefault((p, o), set()).add(s)
+        start = time.perf_counter() - t0
+        t = time.perf_counter()
+        for s, p, o in claims:
+            if p in HIERARCHY:
+                yes += bool(s in up and o in up and s != o and nx.has_path(up, s, o))
+            else:
+                found = holders.get((p, o), set())
+                yes += bool(found and (s in found or (s in up and found & nx.descendants(up, s))))
+    else:
+        import pyoxigraph as ox
+
+        if kind == "oxigraph-mem":
+            store = ox.Store()
+            store.bulk_load(path=str(work / "facts.nt"), format=ox.RdfFormat.N_TRIPLES)
+        else:
+            store = ox.Store(str(work / "oxigraph"))
+        start = time.perf_counter() - t0
+        up_path = f"({iri('is_a')}|{iri('instance_of')})"
+        t = time.perf_counter()
+        for s, p, o in claims:
+            if p in HIERARCHY:
+                q = f"ASK {{ {iri(s)} {up_path}+ {iri(o)} }}"
+            else:
+                q = f"ASK {{ {iri(s)} {up_path}* ?c . ?c {iri(p)} {iri(o)} }}"
+            yes += bool(store.query(q))
     seconds = time.perf_counter() - t
-    return seconds, summary.counts, psutil.Process().memory_info().rss / 2**20
+    print(json.dumps({"start": start, "rate": len(claims) / max(seconds, 1e-9), "yes": yes, "n": len(claims)}))
 
 
-def run_oxigraph(claims: list[dict[str, object]], edges: Edges, sample: int) -> tuple[float, int, float, int]:
+def kgbrain_main(db: Path, claims: Path, out: Path, workers: int, twice: bool) -> None:
+    """One kgbrain process: open, verify (twice with `twice`: the second run is warm), print timings."""
+    t = time.perf_counter()
+    with Brain.open(db, read_only=True) as brain:
+        summary = brain.verify_file(claims, out, workers=workers)
+        first = time.perf_counter() - t
+        warm = 0.0
+        if twice:
+            t = time.perf_counter()
+            brain.verify_file(claims, out.with_suffix(".warm.jsonl"), workers=workers)
+            warm = time.perf_counter() - t
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # peak, in MB (Linux reports KiB)
+    print(json.dumps({"seconds": first, "warm": warm, "counts": summary.counts, "rss": rss}))
+
+
+def subprocess_json(args: list[str]) -> tuple[float, dict[str, Any]]:
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(args)} failed:\n{done.stderr}")
+    return wall, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -> None:
+    db, claims_file = work / "kb.kuzu", work / "claims.jsonl"
+    triples = export_triples(db, work / "facts.nt")
+    with (work / "facts.tsv").open("w", encoding="utf-8") as fh:
+        fh.writelines(f"{s}\t{p}\t{o}\n" for s, p, o in triples)
     import pyoxigraph as ox
 
-    isa_edges, causal_edges, props = edges
-    t = time.perf_counter()
-    store = ox.Store()
-    isa, hp = ox.NamedNode(f"{EX}is_a"), ox.NamedNode(f"{EX}has_property")
-    quads = [ox.Quad(ox.NamedNode(f"{EX}c{c}"), isa, ox.NamedNode(f"{EX}c{p}")) for c, p, _ in isa_edges]
-    quads += [ox.Quad(ox.NamedNode(f"{EX}c{s}"), hp, ox.NamedNode(f"{EX}c{o}")) for s, o, _ in props]
-    quads += [
-        ox.Quad(ox.NamedNode(f"{EX}c{a}"), ox.NamedNode(f"{EX}{k}"), ox.NamedNode(f"{EX}c{b}"))
-        for a, b, k, _ in causal_edges
-    ]
-    store.bulk_extend(quads)
-    del quads
-    build_s = time.perf_counter() - t
-    queries = []
-    for row in claims[:sample]:
-        if row["kind"] == "bad":
-            continue
-        if "text" in row:
-            s, o = str(row["text"]).split(" is a ")
-            row = {"subject": s, "predicate": "is_a", "object": o}
-        s, p, o = f"<{EX}{row['subject']}>", row["predicate"], f"<{EX}{row['object']}>"
-        if p == "is_a":
-            queries.append(f"ASK {{ {s} <{EX}is_a>+ {o} }}")
-        elif p == "has_property":
-            queries.append(f"ASK {{ {s} <{EX}is_a>* ?c . ?c <{EX}has_property> {o} }}")
-        else:
-            queries.append(f"ASK {{ {s} <{EX}{p}> {o} }}")
-    t = time.perf_counter()
-    yes = sum(1 for q in queries if store.query(q))
-    seconds = time.perf_counter() - t
-    return seconds, len(queries), build_s, yes
+    disk = ox.Store(str(work / "oxigraph"))
+    disk.bulk_load(path=str(work / "facts.nt"), format=ox.RdfFormat.N_TRIPLES)
+    disk.flush()
+    del disk
+    outputs = []
+    runs = [(1, "first (builds the mirror)", False), (1, "cold process", True), (2, "cold process", True)]
+    for n, (workers, state, twice) in enumerate(runs):
+        if n == 0:
+            shutil.rmtree(work / "kb.kuzu.reasoning", ignore_errors=True)
+        out = work / f"verdicts-{n}.jsonl"
+        args = [__file__, "--kgbrain", str(db), str(claims_file), str(out), str(workers)]
+        wall, res = subprocess_json([*args, *(["--twice"] if twice else [])])
+        first_s = wall - res["warm"]  # the process without its second (warm) run
+        outputs.append(out)
+        rows.append((name, f"kgbrain, {workers} worker(s), {state}", claims, first_s, f"RSS {res['rss']:.0f} MB"))
+        if n == 1:
+            rss_all = res["rss"]
+        if twice:
+            outputs.append(out.with_suffix(".warm.jsonl"))
+            rows.append((name, f"kgbrain, {workers} worker(s), warm", claims, res["warm"], "same process, again"))
+    same = len({o.read_bytes() for o in outputs}) == 1
+    print(f"  {name}: verdicts {res['counts']}; verdict files identical across runs: {same}")
+    # Memory must not grow with the number of claims: the same process on a tenth of them.
+    tenth = work / "claims-tenth.jsonl"
+    with claims_file.open(encoding="utf-8") as fh:
+        tenth.write_text("".join(itertools.islice(fh, max(claims // 10, 1))), encoding="utf-8")
+    _, small = subprocess_json([__file__, "--kgbrain", str(db), str(tenth), str(work / "tenth.jsonl"), "1"])
+    print(f"  {name}: peak RSS {small['rss']:.0f} MB on {claims // 10:,} claims, {rss_all:.0f} MB on {claims:,}")
+    for kind, label in (
+        ("oxigraph-mem", "pyoxigraph in memory, ASK"),
+        ("oxigraph-disk", "pyoxigraph on disk, ASK"),
+        ("networkx", "networkx (in-RAM floor)"),
+    ):
+        wall, res = subprocess_json([__file__, "--peer", kind, str(work), str(sample)])
+        total = wall + claims / res["rate"]  # process start-up and load + every claim at the sampled rate
+        note = f"start {wall:.1f} s, {res['rate']:,.0f}/s on {res['n']:,}, {res['yes']:,} yes"
+        rows.append((name, label, claims, total, note))
+
+
+Row = tuple[str, str, int, float, str]
+
+
+def generated(name: str, base: Path, claims: int, sample: int, rows: list[Row]) -> None:
+    concepts, isa, causal, props = SIZES[name]
+    work = base / name
+    work.mkdir(parents=True, exist_ok=True)
+    ns = argparse.Namespace(concepts=concepts, isa=isa, causal=causal, properties=props, claims=claims)
+    made, _ = build(ns, work / "kb.kuzu")
+    with (work / "claims.jsonl").open("w", encoding="utf-8") as fh:
+        for row in made:
+            fh.write(json.dumps(row) + "\n")
+    bench_kb(f"generated {name}", work, claims, sample, rows)
+
+
+def ontology(name: str, files: list[Path], base: Path, claims: int, sample: int, rows: list[Row]) -> None:
+    spec = importlib.util.spec_from_file_location("verdict_snapshot", HERE / "verdict_snapshot.py")
+    assert spec is not None
+    assert spec.loader is not None
+    snap = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(snap)
+    work = base / name
+    work.mkdir(parents=True, exist_ok=True)
+    with Brain.open(work / "kb.kuzu") as brain:
+        brain.load(files)
+    with Brain.open(work / "kb.kuzu", read_only=True) as brain:
+        snap.write(work / "claims.jsonl", snap.ontology_claims(brain, claims, 3))
+    bench_kb(name, work, claims, sample, rows)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--concepts", type=int, default=200_000)
-    ap.add_argument("--isa", type=int, default=1_000_000)
-    ap.add_argument("--causal", type=int, default=200_000)
-    ap.add_argument("--properties", type=int, default=50_000)
-    ap.add_argument("--claims", type=int, default=100_000)
+    ap.add_argument("--sizes", default="10k,100k,1m")
+    ap.add_argument("--claims", default="10000,100000,100000", help="claims per size, in the order of --sizes")
+    ap.add_argument("--ontologies", action="store_true", help="also LUBM(1,0) and Gene Ontology")
+    ap.add_argument("--ontology-claims", type=int, default=100_000)
     ap.add_argument("--oxigraph-sample", type=int, default=3_000)
-    ap.add_argument("--workers", default="1,2")
-    ap.add_argument("--workdir", type=Path, help="Keep the KB, claims and verdicts here (default: a temp dir).")
+    ap.add_argument("--workdir", type=Path, help="Keep the KBs, claims and verdicts here (default: a temp dir).")
+    ap.add_argument("--kgbrain", nargs=4, help=argparse.SUPPRESS)
+    ap.add_argument("--twice", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--peer", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    work = args.workdir or Path(tempfile.mkdtemp(prefix="kgbrain-verify-bench-"))
-    work.mkdir(parents=True, exist_ok=True)
-    path = work / "kb.kuzu"
-    if path.exists():
-        sys.exit(f"{path} exists; give an empty --workdir")
-    claims, edges = build(args, path)
-    claims_file = work / "claims.jsonl"
-    with claims_file.open("w", encoding="utf-8") as fh:
-        for row in claims:
-            fh.write(json.dumps(row) + "\n")
-    kinds = Counter(str(r["kind"]) for r in claims)
-    print(f"claims: {len(claims):,} ({', '.join(f'{k} {v:,}' for k, v in sorted(kinds.items()))})")
-    results = []
-    outputs = []
-    # The first process to reason over a knowledge base builds the reasoner's fact mirror and saves it beside
-    # the database; later processes load it. The cold run is shown apart from the warm ones.
-    runs = [(1, "cold: builds the fact mirror")] + [(int(w), "warm") for w in args.workers.split(",")]
-    for n, (workers, state) in enumerate(runs):
-        out = work / f"verdicts-{n}-{workers}.jsonl"
-        seconds, counts, rss = run_kgbrain(path, claims_file, out, workers)
-        outputs.append(out)
-        name = f"kgbrain verify, {workers} worker(s), {state}"
-        results.append((name, len(claims), seconds, "verdict+confidence+proof"))
-        print(
-            f"  {name}: {len(claims) / seconds:,.0f} claims/s ({seconds:.1f} s), verdicts {counts}, "
-            f"parent RSS {rss:.0f} MB"
-        )
-    same = len({o.read_bytes() for o in outputs}) == 1
-    print(f"  verdict files identical across runs: {same}")
-    ox_s, ox_n, ox_build, ox_yes = run_oxigraph(claims, edges, args.oxigraph_sample)
-    peer = f"pyoxigraph ASK one by one (sample, build {ox_build:.0f} s)"
-    results.append((peer, ox_n, ox_s, f"yes/no ({ox_yes} yes)"))
+    if args.kgbrain:
+        db, claims, out, workers = args.kgbrain
+        kgbrain_main(Path(db), Path(claims), Path(out), int(workers), args.twice)
+        return
+    if args.peer:
+        peer_main(args.peer[0], Path(args.peer[1]), int(args.peer[2]))
+        return
+    base = args.workdir or Path(tempfile.mkdtemp(prefix="kgbrain-verify-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    rows: list[Row] = []
+    counts = [int(c) for c in args.claims.split(",")]
+    for name, claims in zip(args.sizes.split(","), counts, strict=True):
+        generated(name, base, claims, args.oxigraph_sample, rows)
+    if args.ontologies:
+        onto = ROOT.parent / "shared" / "data" / "ontologies"
+        sets = {
+            "LUBM(1,0)": [onto / "lubm" / "univ-bench.owl", onto / "lubm" / "lubm1_0.nt.gz"],
+            "Gene Ontology": [onto / "go" / "go_2019-01-29_isa_rel.nt.gz"],
+        }
+        for name, files in sets.items():
+            ontology(name, files, base, args.ontology_claims, args.oxigraph_sample, rows)
     print()
-    print(f"{'engine':<52} {'claims':>8} {'seconds':>9} {'claims/s':>10}  answer")
-    for name, n, seconds, what in results:
-        print(f"{name:<52} {n:>8,} {seconds:>9.2f} {n / seconds:>10,.0f}  {what}")
+    print(f"{'knowledge base':<16} {'engine':<44} {'claims':>8} {'seconds':>8} {'claims/s':>9}  notes")
+    for kb, engine, n, seconds, note in rows:
+        print(f"{kb:<16} {engine:<44} {n:>8,} {seconds:>8.1f} {n / seconds:>9,.0f}  {note}")
 
 
 if __name__ == "__main__":

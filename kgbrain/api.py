@@ -301,7 +301,7 @@ class Brain:
                 "(Brain.open(path, read_only=True)): Kùzu locks readers out while a process has it open read-write"
             )
         opener = partial(Brain.open, path, read_only=True)
-        return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size)
+        return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size, shared=self)
 
     # -- inspection ----------------------------------------------------------------------------
 
@@ -463,6 +463,18 @@ class Brain:
             StoreError: the store failed.
         """
         return self.reasoner.check(subject, predicate, object, polarity)
+
+    def warm(self) -> None:
+        """Build (or load) the reasoner's views now, e.g. before forking verification workers.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self.reasoner.warm()
+
+    def adopt(self, other: Brain) -> None:
+        """Reuse `other`'s reasoner views (same knowledge base, e.g. a forked worker's parent)."""
+        self.reasoner.adopt(other.reasoner)
 
     def check_many(self, claims: Sequence[tuple[str, str, str] | tuple[str, str, str, bool]]) -> list[Check]:
         """`check` for many (subject, predicate, object[, polarity]) claims, in order, sharing caches.

@@ -8,13 +8,13 @@ Unknown names get a "did you mean" list from the closest term keys.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from kgbrain.knowledge import normalize_term
 from kgbrain.language import lemmas, local_name, stem_key, words
+from kgbrain.memory.fuzzy import CloseMatcher
 from kgbrain.memory.persisted import code_key, data_key, load_or_build
 from kgbrain.store.protocol import GraphStore
 
@@ -45,6 +45,7 @@ class Linker:
         self._cache: dict[str, str | None] = {}
         self._stems: dict[str, list[str]] | None = None
         self._keys: list[str] | None = None
+        self._matcher: CloseMatcher | None = None
         self._written: dict[str, str] = {}  # term key -> the name as first written (for "did you mean")
 
     def invalidate(self) -> None:
@@ -52,6 +53,7 @@ class Linker:
         self._cache = {}
         self._stems = None
         self._keys = None
+        self._matcher = None
 
     def lookup(self, name: str) -> str | None:
         """The concept named `name` (id, label, alias or an inflected form of one), or None.
@@ -90,9 +92,11 @@ class Linker:
             self._stem_index()
         assert self._keys is not None
         key = normalize_term(name)
-        close = difflib.get_close_matches(key, self._keys, n=limit, cutoff=0.6)
+        if self._matcher is None:
+            self._matcher = CloseMatcher(self._keys)  # difflib's answer without scoring every key
+        close = self._matcher.matches(key, n=limit, cutoff=0.6)
         if not close:
-            close = difflib.get_close_matches(stem_key(key), self._keys, n=limit, cutoff=0.6)
+            close = self._matcher.matches(stem_key(key), n=limit, cutoff=0.6)
         return list(dict.fromkeys(self._written.get(k, k) for k in close))
 
     def candidates(self, name: str) -> list[str]:

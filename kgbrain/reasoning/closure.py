@@ -81,6 +81,11 @@ class Hierarchy:
             self._reach = ReachIndex.build(self.offsets, self.targets)
         return self._reach
 
+    def warm(self) -> None:
+        """Build the lazily built parts now (the walk lists and the per-node labels)."""
+        self._lists()
+        self.reach.node_labels()
+
     def use_reach(self, index: ReachIndex) -> None:
         """Adopt labels built earlier for the same data (loaded from disk)."""
         self._reach = index

@@ -61,6 +61,14 @@ class Deducer:
         self._inactive_ids: np.ndarray | None = None  # hierarchy node ids of concepts with inactive facts
         self._pre: _Prefetch | None = None
 
+    def adopt(self, other: Deducer) -> None:
+        """Share the caches of a deducer over the same data (see `Reasoner.adopt`)."""
+        self._exclusions, self._excluded_ids, self._inactive_ids = (
+            other._exclusions,
+            other._excluded_ids,
+            other._inactive_ids,
+        )
+
     def invalidate(self) -> None:
         """Forget cached exclusions (after a load)."""
         self._exclusions = None

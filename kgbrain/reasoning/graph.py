@@ -190,6 +190,12 @@ class FactGraph:
         if len(sids) == 1:
             # One subject: its own facts are usually fewer than the object's, and they are in the same order.
             lo, hi = int(self.out_offsets[sids[0]]), int(self.out_offsets[sids[0] + 1])
+            if hi - lo <= 32:  # a plain loop beats numpy calls on a handful of facts
+                wanted = set(pids)
+                objects, preds = self.object[lo:hi].tolist(), self.predicate[lo:hi].tolist()
+                return self.evidence(
+                    [lo + i for i, (x, p) in enumerate(zip(objects, preds, strict=True)) if x == o and p in wanted]
+                )
             positions = np.arange(lo, hi)
             mask = self.object[lo:hi] == o
         else:

@@ -126,6 +126,15 @@ class ReachIndex:
 
     def may_be_above(self, x: int, candidates: np.ndarray) -> np.ndarray:
         """A mask over node ids `candidates`: False where the candidate is certainly not x nor above x."""
+        if len(candidates) <= 32:
+            # A few candidates (one claim's): a loop over the per-node tuples beats eight numpy calls.
+            labels = self.node_labels()
+            cx, dx, rx0, lx0, rx1, lx1 = labels[x]
+            keep = []
+            for c in candidates.tolist():
+                cc, dc, rc0, lc0, rc1, lc1 = labels[c]
+                keep.append(cc == cx or (dc > dx and rc0 >= rx0 and lc0 <= lx0 and rc1 >= rx1 and lc1 <= lx1))
+            return np.asarray(keep, dtype=bool)
         c = self.comp[candidates]
         cx = int(self.comp[x])
         ok = (c == cx) | (self.down[c] > self.down[cx])

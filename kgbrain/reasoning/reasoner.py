@@ -142,6 +142,26 @@ class Reasoner(IntentAnswers):
             self._causal = causal.CausalGraph(self.graph())
         return self._causal
 
+    def warm(self) -> None:
+        """Build (or load) every view verification reads, so processes forked afterwards share them.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self.predicates()
+        h = self.hierarchy()
+        h.warm()
+        self.deducer.exclusions()
+        self.causal_graph()
+        self._part_test()
+
+    def adopt(self, other: Reasoner) -> None:
+        """Use the views `other` built over the same data (a forked verification worker reuses its parent's
+        mirror instead of reading and building its own); this reasoner keeps its own store connection."""
+        self._predicates, self._graph, self._stamp = other._predicates, other._graph, other._stamp
+        self._hierarchy, self._causal, self._parts = other._hierarchy, other._causal, other._parts
+        self.deducer.adopt(other.deducer)
+
     def on_load(self, brain: object, report: Any) -> None:
         """Load hook: forget caches and update the analogy index for the concepts the load touched."""
         del brain

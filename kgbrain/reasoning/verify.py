@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.util import Finalize
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from kgbrain.errors import InputError, UnknownConcept
 from kgbrain.ingest.claims import Claim, ClaimError, ClaimRow
@@ -120,6 +120,18 @@ class Checker(Protocol):
 
     def close(self) -> None:
         """Release the knowledge base."""
+        ...
+
+
+class SharingChecker(Checker, Protocol):
+    """A checker whose read-only views a forked worker's own checker can adopt."""
+
+    def warm(self) -> None:
+        """Build every view verification reads."""
+        ...
+
+    def adopt(self, other: Any) -> None:
+        """Use `other`'s views (same data) instead of building its own."""
         ...
 
 
@@ -332,6 +344,7 @@ class _WorkerState:
     opener: CheckerOpener | None = None
     options: VerifyOptions | None = None
     verifier: Verifier | None = None
+    shared: SharingChecker | None = None  # the parent's checker, inherited by forked workers
 
 
 _WORKER = _WorkerState()
@@ -350,6 +363,10 @@ def _worker_verify(rows: list[ClaimRow]) -> list[Verdict]:
         checker = _WORKER.opener()
         # Close the database before the worker exits: Kùzu can crash at exit when it is left open.
         Finalize(checker, checker.close, exitpriority=10)
+        if _WORKER.shared is not None:
+            # Forked: the parent's mirror, hierarchy and labels are already in this process's memory
+            # (shared copy-on-write with the parent), so the worker reads and builds nothing.
+            cast(SharingChecker, checker).adopt(_WORKER.shared)
         _WORKER.verifier = Verifier(checker, _WORKER.options)
     return _WORKER.verifier.verify(rows)
 
@@ -361,9 +378,13 @@ def verify_parallel(
     *,
     workers: int = 2,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    shared: SharingChecker | None = None,
 ) -> Iterator[list[Verdict]]:
     """Verify a stream of claims on `workers` processes, each with its own read-only checker.
 
+    With `shared` (the caller's checker over the same knowledge base) and where the platform can fork,
+    the workers are forked after `shared` has built its views and adopt them: nothing is read or built
+    per worker. Otherwise (or without `shared`) each spawned worker opens and builds its own.
     Batches come back in input order. At most a few batches per worker are in flight, so a huge claims
     file is never read ahead into memory.
 
@@ -372,10 +393,16 @@ def verify_parallel(
     """
     if workers < 1:
         raise InputError(f"--workers {workers!r} must be at least 1")
-    # spawn, not fork: a forked child would inherit the parent's Kùzu threads and open handles.
-    ctx = multiprocessing.get_context("spawn")
+    fork = shared is not None and "fork" in multiprocessing.get_all_start_methods()
+    if fork and shared is not None:
+        shared.warm()
+        # Children inherit this module state (and the parent's views) at fork time; each opens its own
+        # read-only Kùzu connection and never touches the parent's (forked exits skip its destructor).
+        _WORKER.shared = shared
+    ctx = multiprocessing.get_context("fork" if fork else "spawn")
     window = 2 * workers + 1
     pool: Pool = ctx.Pool(workers, initializer=_worker_init, initargs=(opener, options or VerifyOptions()))
+    _WORKER.shared = None
     try:
         pending: deque[AsyncResult[list[Verdict]]] = deque()
         for batch in batched(rows, batch_size):

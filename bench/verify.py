@@ -297,6 +297,11 @@ def subprocess_json(args: list[str]) -> tuple[float, dict[str, Any]]:
     return wall, json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def show(row: Row) -> None:
+    kb, engine, n, seconds, note = row
+    print(f"{kb:<16} {engine:<44} {n:>8,} {seconds:>8.1f} {n / seconds:>9,.0f}  {note}", flush=True)
+
+
 def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -> None:
     db, claims_file = work / "kb.kuzu", work / "claims.jsonl"
     triples = export_triples(db, work / "facts.nt")
@@ -319,11 +324,13 @@ def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -
         first_s = wall - res["warm"]  # the process without its second (warm) run
         outputs.append(out)
         rows.append((name, f"kgbrain, {workers} worker(s), {state}", claims, first_s, f"RSS {res['rss']:.0f} MB"))
+        show(rows[-1])
         if n == 1:
             rss_all = res["rss"]
         if twice:
             outputs.append(out.with_suffix(".warm.jsonl"))
             rows.append((name, f"kgbrain, {workers} worker(s), warm", claims, res["warm"], "same process, again"))
+            show(rows[-1])
     same = len({o.read_bytes() for o in outputs}) == 1
     print(f"  {name}: verdicts {res['counts']}; verdict files identical across runs: {same}")
     # Memory must not grow with the number of claims: the same process on a tenth of them.
@@ -341,6 +348,7 @@ def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -
         total = wall + claims / res["rate"]  # process start-up and load + every claim at the sampled rate
         note = f"start {wall:.1f} s, {res['rate']:,.0f}/s on {res['n']:,}, {res['yes']:,} yes"
         rows.append((name, label, claims, total, note))
+        show(rows[-1])
 
 
 Row = tuple[str, str, int, float, str]
@@ -396,10 +404,13 @@ def main() -> None:
     base.mkdir(parents=True, exist_ok=True)
     rows: list[Row] = []
     counts = [int(c) for c in args.claims.split(",")]
-    for name, claims in zip(args.sizes.split(","), counts, strict=True):
+    sizes = [s for s in args.sizes.split(",") if s]
+    for name, claims in zip(sizes, counts[: len(sizes)], strict=True):
         generated(name, base, claims, args.oxigraph_sample, rows)
     if args.ontologies:
         onto = ROOT.parent / "shared" / "data" / "ontologies"
+        if not onto.exists():
+            onto = Path("/work/shared/data/ontologies")
         sets = {
             "LUBM(1,0)": [onto / "lubm" / "univ-bench.owl", onto / "lubm" / "lubm1_0.nt.gz"],
             "Gene Ontology": [onto / "go" / "go_2019-01-29_isa_rel.nt.gz"],
@@ -408,8 +419,8 @@ def main() -> None:
             ontology(name, files, base, args.ontology_claims, args.oxigraph_sample, rows)
     print()
     print(f"{'knowledge base':<16} {'engine':<44} {'claims':>8} {'seconds':>8} {'claims/s':>9}  notes")
-    for kb, engine, n, seconds, note in rows:
-        print(f"{kb:<16} {engine:<44} {n:>8,} {seconds:>8.1f} {n / seconds:>9,.0f}  {note}")
+    for row in rows:
+        show(row)
 
 
 if __name__ == "__main__":

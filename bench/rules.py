@@ -137,8 +137,17 @@ def _oxigraph_counts(triples: Any) -> tuple[dict[str, int], float]:
             return ox.Literal(str(t), datatype=ox.NamedNode(str(t.datatype))) if t.datatype else ox.Literal(str(t))
         return ox.NamedNode(str(t))
 
-    store = ox.Store()
-    store.extend([ox.Quad(term(s), term(p), term(o)) for s, p, o in triples])
+    from rdflib import Literal as RdfLiteral
+    from rdflib import URIRef
+
+    store = ox.Store()  # owlrl's generalised RDF has literal subjects: not RDF, left out
+    store.extend(
+        [
+            ox.Quad(term(s), term(p), term(o))
+            for s, p, o in triples
+            if not isinstance(s, RdfLiteral) and isinstance(p, URIRef)
+        ]
+    )
     counts: dict[str, int] = {}
     start = time.perf_counter()
     for name, text in lubm_queries().items():

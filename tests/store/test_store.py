@@ -57,6 +57,9 @@ SAMPLE_PARAMS.update(
         "rules_derivations_add": {"rows": _arrow(id=["d"], rule=["r"], fact_id=["f"], premises=[["g"]])},
         "rules_derives_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
         "rules_uses_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
+        "rules_values_add": {
+            "rows": _arrow(id=["v"], lexical=["1"], datatype=["integer"], unit=["kg"], lang=["en"], number=[1.0])
+        },
     }
 )
 

@@ -38,10 +38,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
-from kgbrain.ingest.batch import FactColumns, LoadBatch
-from kgbrain.ingest.loader import load_batch
+from kgbrain.ingest.batch import FactColumns
 from kgbrain.ingest.rule_syntax import strata
-from kgbrain.knowledge import Authority, Fact, Literal, Status
+from kgbrain.knowledge import CORE_INHERITABLE, Authority, Fact, Literal, Status
 from kgbrain.reasoning.rules.compile import Compiled, compile_rule, positive_atoms
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
@@ -54,6 +53,7 @@ from kgbrain.ruleset import (
     Var,
 )
 from kgbrain.store.protocol import GraphStore
+from kgbrain.store.schema import FACT_COLUMNS, table_for
 
 _CHUNK = 5_000
 _TIER = {a.value: len(Authority) - i for i, a in enumerate(Authority)}  # NORM highest
@@ -114,6 +114,7 @@ def materialise(
     since: datetime | None = None,
     full: Iterable[str] = (),
     predicates: Iterable[str] | None = None,
+    naive: bool = False,
 ) -> RunReport:
     """Run the program to its fixpoint, writing derived facts and derivation records.
 
@@ -136,6 +137,8 @@ def materialise(
     window = since if since is not None else start
     report = RunReport()
     fully = set(full)
+    if naive:  # every rule over every fact in every round: the reference the semi-naive rounds must reach
+        fully = {r.id for r in program.rules}
     loaded = None if predicates is None else set(predicates)
     for stratum in strata(program):
         strict = [r for r in stratum if r.kind is RuleKind.STRICT]
@@ -143,7 +146,8 @@ def materialise(
         first = True
         while True:
             fresh = _fresh_predicates(loaded, report)
-            _fixpoint(store, strict, window if first else clock.last, fully if first else set(), clock, report, fresh)
+            again = fully if first or naive else set()
+            _fixpoint(store, strict, window if first else clock.last, again, clock, report, fresh, naive=naive)
             first = False
             if not defeasible:
                 break
@@ -173,13 +177,15 @@ def _fixpoint(
     clock: _Clock,
     report: RunReport,
     fresh: set[str] | None = None,
+    *,
+    naive: bool = False,
 ) -> None:
     window = since
     first = True
     while rules:
         candidates: list[_Candidate] = []
         for rule in rules:
-            if first and rule.id in full:
+            if (first or naive) and rule.id in full:
                 candidates.extend(_fire(store, compile_rule(rule), None))
                 continue
             for i in positive_atoms(rule):
@@ -257,8 +263,7 @@ def _record(store: GraphStore, candidates: list[_Candidate], stamp: datetime, re
     fresh = {i: v for i, v in derivations.items() if stored.get(i) != "active"}
     if not fresh:
         return False
-    with store.transaction():
-        return _write(store, fresh, by_id, stamp, report, linked=set(stored))
+    return _write(store, fresh, by_id, stamp, report, linked=set(stored))
 
 
 def _write(
@@ -269,15 +274,90 @@ def _write(
     report: RunReport,
     linked: set[str],
 ) -> bool:
-    new_facts = sorted((by_id[fid].fact for fid in {fid for _, fid in fresh.values()}), key=_fact_order)
-    facts = FactColumns(new_facts)
-    loaded = load_batch(store, LoadBatch(file="kgbrain:rules", facts=facts), now=stamp.replace(tzinfo=timezone.utc))
-    revived = _revive(store, sorted({fid for _, fid in fresh.values()} - set(loaded.added.column("fact_id"))), stamp)
-    _write_derivations(store, fresh, linked)
-    report.derived += len(loaded.added) + revived
+    """Append new derived facts, revive withdrawn ones derived again, record the derivations.
+
+    Facts are written here, not through the loader: its in-transaction fact scan crashed Kùzu 0.11.3 on a
+    LUBM-shaped program; existence is read before the transaction through subject-anchored lookups.
+    """
+    wanted = {fid for _, fid in fresh.values()}
+    stored = _stored(store, [by_id[fid].fact for fid in sorted(wanted)])
+    new_facts = sorted((by_id[fid].fact for fid in wanted - stored.keys()), key=_fact_order)
+    dead = sorted(fid for fid, (status, source) in stored.items() if _revivable(status, source))
+    with store.transaction():
+        _write_facts(store, new_facts, stamp)
+        if dead:
+            store.run("rules_facts_revive", subjects=[by_id[f].fact.subject for f in dead], ids=dead, stamp=stamp)
+        _write_derivations(store, fresh, linked)
+    report.derived += len(new_facts) + len(dead)
     report.derivations += len(fresh)
-    report.added.extend(loaded.added)
-    return bool(len(loaded.added) or revived)
+    report.added.extend(new_facts)
+    return bool(new_facts or dead)
+
+
+def _revivable(status: str, source: str) -> bool:
+    """A derived fact that lost all support earlier, derived again."""
+    return status == Status.RETRACTED.value and source.startswith(DERIVED_SOURCE_PREFIX)
+
+
+def _stored(store: GraphStore, facts: list[Fact]) -> dict[str, tuple[str, str]]:
+    """Status and source of the facts that exist already (read before the write transaction)."""
+    found: dict[str, tuple[str, str]] = {}
+    for start in range(0, len(facts), _CHUNK):
+        part = facts[start : start + _CHUNK]
+        rows = store.run(
+            "rules_facts_existing", subjects=sorted({f.subject for f in part}), ids=[f.fact_id for f in part]
+        )
+        found.update((r["fact_id"], (r["status"], r["source"])) for r in rows)
+    return found
+
+
+def _write_facts(store: GraphStore, facts: list[Fact], stamp: datetime) -> None:
+    """Append derived facts to their relationship tables (endpoints exist; head literals are merged)."""
+    import pyarrow as pa
+
+    if not facts:
+        return
+    values = {f.value.id: f.value for f in facts if f.value is not None}
+    if values:
+        ids = sorted(values)
+        store.run(
+            "rules_values_add",
+            rows=pa.table(
+                {
+                    "id": pa.array(ids, pa.string()),
+                    "lexical": pa.array([values[i].lexical for i in ids], pa.string()),
+                    "datatype": pa.array([values[i].datatype for i in ids], pa.string()),
+                    "unit": pa.array([values[i].unit for i in ids], pa.string()),
+                    "lang": pa.array([values[i].lang for i in ids], pa.string()),
+                    "number": pa.array([values[i].number for i in ids], pa.float64()),
+                }
+            ),
+        )
+    predicates = sorted({f.predicate for f in facts})
+    store.run(
+        "predicate_add",
+        rows=[{"name": p, "inheritable": CORE_INHERITABLE.get(p, True), "source": "kgbrain:rules"} for p in predicates],
+    )
+    by_table: dict[str, list[Fact]] = defaultdict(list)
+    for f in facts:
+        by_table[table_for(f.predicate, f.value is not None)].append(f)
+    for table, rows in sorted(by_table.items()):
+        columns: dict[str, Any] = {
+            "from": pa.array([f.subject for f in rows], pa.string()),
+            "to": pa.array([f.object if f.value is None else f.value.id for f in rows], pa.string()),
+            "fact_id": pa.array([f.fact_id for f in rows], pa.string()),
+            "predicate": pa.array([f.predicate for f in rows], pa.string()),
+            "polarity": pa.array([f.polarity for f in rows], pa.bool_()),
+            "confidence": pa.array([f.confidence for f in rows], pa.float64()),
+            "source": pa.array([f.source for f in rows], pa.string()),
+            "trust": pa.array([f.trust for f in rows], pa.float64()),
+            "authority": pa.array([f.authority.value if f.authority else None for f in rows], pa.string()),
+            "observed_at": pa.array([None] * len(rows), pa.timestamp("us")),
+            "loaded_at": pa.array([stamp] * len(rows), pa.timestamp("us")),
+            "status": pa.array([Status.ACTIVE.value] * len(rows), pa.string()),
+            "lang": pa.array([None] * len(rows), pa.string()),
+        }
+        store.append_rels(table, pa.table(columns).select(["from", "to", *FACT_COLUMNS]))
 
 
 def _fact_order(fact: Fact) -> tuple[str, str, str, str]:
@@ -291,24 +371,6 @@ def _existing_derivations(store: GraphStore, ids: list[str]) -> dict[str, str]:
         rows = store.run("rules_derivations_existing", ids=ids[start : start + _CHUNK])
         found.update((r["id"], r["status"]) for r in rows)
     return found
-
-
-def _revive(store: GraphStore, fact_ids: list[str], stamp: datetime) -> int:
-    """Derived facts whose support was lost earlier and that are derived again become active."""
-    if not fact_ids:
-        return 0
-    rows = []
-    for start in range(0, len(fact_ids), _CHUNK):
-        rows += store.run("tms_facts_get", ids=fact_ids[start : start + _CHUNK])
-    dead = [r for r in rows if r["status"] == Status.RETRACTED.value and r["source"].startswith(DERIVED_SOURCE_PREFIX)]
-    if dead:
-        store.run(
-            "rules_facts_revive",
-            subjects=[r["subject"] for r in dead],
-            ids=[r["fact_id"] for r in dead],
-            stamp=stamp,
-        )
-    return len(dead)
 
 
 def _write_derivations(store: GraphStore, fresh: dict[str, tuple[Derivation, str]], linked: set[str]) -> None:

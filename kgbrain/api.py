@@ -22,6 +22,9 @@ from kgbrain.store.rows import fact_from_row
 from kgbrain.store.schema import latest_version
 
 DEFAULT_DB = Path("kgbrain.kuzu")
+# Longer text is refused instead of keeping the caller waiting: a question is a sentence or two, a draft a few pages.
+MAX_QUESTION_CHARS = 1000
+MAX_DRAFT_CHARS = 50_000
 # Called with (file, bytes done, bytes total) while a file is read.
 LoadProgress = Callable[[str, int, int], None]
 # Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file).
@@ -101,27 +104,32 @@ class Brain:
         self.record_actions = False
 
     @classmethod
-    def open(cls, path: str | Path | None = None, *, read_only: bool = False) -> Brain:
+    def open(
+        cls, path: str | Path | None = None, *, read_only: bool = False, on_wait: Callable[[str], None] | None = None
+    ) -> Brain:
         """Open (or create) the knowledge base at `path`; None gives an in-memory one.
+
+        A read-only open never creates or changes anything; `on_wait` is told at once when another
+        process holds the database and this one has to wait for it.
 
         Raises:
             DatabaseLocked: another process is writing to it.
             SchemaVersionError: it was written by a newer kgbrain.
             StoreError: it cannot be opened.
         """
-        brain = cls(KuzuStore(path, read_only=read_only))
+        brain = cls(KuzuStore(path, read_only=read_only, on_wait=on_wait))
         if not read_only and not brain.store.run("predicates_all"):
             brain._load_vocabulary()
         return brain
 
     @classmethod
-    def demo(cls, *, read_only: bool = False) -> Brain:
+    def demo(cls, *, read_only: bool = False, on_wait: Callable[[str], None] | None = None) -> Brain:
         """Open the bundled demo knowledge base, building it in the user's cache on first use.
 
         Raises:
             StoreError: the cache cannot be written.
         """
-        return cls.open(demo_path(), read_only=read_only)
+        return cls.open(demo_path(), read_only=read_only, on_wait=on_wait)
 
     def _load_vocabulary(self) -> None:
         from kgbrain.ingest.batch import LoadBatch
@@ -159,7 +167,8 @@ class Brain:
             OntologyError: an ontology cannot be parsed.
             StoreError: the store failed (the file's transaction was rolled back).
         """
-        from kgbrain.ingest.loader import load_batch
+        from kgbrain.ingest.batch import check_text
+        from kgbrain.ingest.loader import LoadReport, load_batch
 
         if trust is not None and not 0.0 <= trust <= 1.0:
             raise InputError(f"--trust {trust!r} is outside 0..1")
@@ -183,7 +192,17 @@ class Brain:
                 tick(total)
                 continue
             batch = self._read(path, source=source, trust=trust, fmt=fmt, progress=tick)
-            with self.store.transaction():
+            check_text(batch)
+            if batch.empty:  # nothing to load: not even the file's source is recorded
+                reports.append(
+                    LoadReport(batch.file, batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra))
+                )
+                tick(total)
+                continue
+            # A kill at any moment leaves all of the file or none of it. About 1 KB per row is written
+            # (data pages and their log); measured 700 bytes a fact on a 300k-fact load.
+            expected = 1024 * (len(batch.facts) + len(batch.annotations) + len(batch.declarations))
+            with self.store.atomic(expected_bytes=expected):
                 report = load_batch(self.store, batch)
                 report.annotated = {a.concept for a in batch.annotations}
                 new_rules = _save_rules(self.store, batch, report)
@@ -537,6 +556,10 @@ class Brain:
         """
         if not question.strip():
             raise InputError("the question is empty")
+        if len(question) > MAX_QUESTION_CHARS:  # linking costs grow faster than linearly with the length
+            raise InputError(
+                f"the question has {len(question):,} characters; ask at most {MAX_QUESTION_CHARS:,} at a time"
+            )
         return self.cognition.think(question, goal_type=goal_type, priority=priority)
 
     def check_answer(self, draft: str, *, question: str = "", rules: str | Path | None = None) -> AnswerReport:
@@ -547,6 +570,10 @@ class Brain:
             StoreError: the store failed.
         """
         from kgbrain.output.rules import check_answer, load_rules
+
+        for what, text, limit in (("question", question, MAX_QUESTION_CHARS), ("draft", draft, MAX_DRAFT_CHARS)):
+            if len(text) > limit:
+                raise InputError(f"the {what} has {len(text):,} characters; at most {limit:,} are checked at a time")
 
         loaded = load_rules(rules) if rules is not None else []
         return check_answer(

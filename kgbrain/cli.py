@@ -36,6 +36,12 @@ class _Cli(click.Group):
             ctx.exit(2)
         except KgbrainError as exc:
             raise click.ClickException(str(exc)) from exc
+        except BrokenPipeError:  # `kgbrain export | head`: the reader has all it wanted
+            sys.stderr.close()
+            ctx.exit(1)
+        except OSError as exc:  # a full disk, /dev/full, a path under a file: the environment, not a bug
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
 
 
 class Session:
@@ -45,15 +51,16 @@ class Session:
         self.db = db
         self._brain: Brain | None = None
 
-    def brain(self, *, write: bool = False, read_only: bool = False) -> Brain:
+    def brain(self, *, write: bool = False) -> Brain:
+        """The knowledge base; read-only unless the command writes (a reader never creates or changes one)."""
         from kgbrain.api import Brain
 
         if self._brain is None:
             if self.db is None and not DEFAULT_DB.exists() and not write:
                 click.echo("Using the bundled demo knowledge base (no --db given and no ./kgbrain.kuzu).", err=True)
-                self._brain = Brain.demo(read_only=read_only)
+                self._brain = Brain.demo(read_only=True, on_wait=_say_waiting)
             else:
-                self._brain = Brain.open(self.db or DEFAULT_DB, read_only=read_only)
+                self._brain = Brain.open(self.db or DEFAULT_DB, read_only=not write, on_wait=_say_waiting)
         return self._brain
 
     def target(self) -> tuple[Path | None, bool]:
@@ -66,6 +73,10 @@ class Session:
     def close(self) -> None:
         if self._brain is not None:
             self._brain.close()
+
+
+def _say_waiting(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def echo_json(data: Any) -> None:
@@ -149,6 +160,9 @@ def load(
         echo_json([LoadReportOut.from_report(r).model_dump() for r in reports])
         return
     for r in reports:
+        if r.nothing:
+            click.echo(f"{r.file}: nothing to load")
+            continue
         click.echo(
             f"{r.file}: {r.facts_added} facts added, {r.duplicates_skipped} duplicates skipped, "
             f"{r.concepts_created} concepts created, {r.names_added} names, {r.predicates_declared} predicates declared"
@@ -213,6 +227,7 @@ def facts(session: Session, concept: str, as_json: bool) -> None:
 def export(session: Session, output: Any) -> None:
     """Write the whole knowledge base as JSONL that `kgbrain load` reads back losslessly."""
     n = session.brain().export(output)
+    output.flush()  # a full disk shows here, before the count is reported
     if getattr(output, "name", "<stdout>") != "<stdout>":
         click.echo(f"{n} rows written", err=True)
 
@@ -282,7 +297,7 @@ def verify(
     (text). Verdicts go to OUTPUT (default stdout) in input order; the summary goes to stdout, or to
     stderr when the verdicts do.
     """
-    brain = session.brain(read_only=True)
+    brain = session.brain()
     with verify_progress() as progress:
         summary = brain.verify_file(
             claims,
@@ -454,7 +469,7 @@ def _cognitive_brain(
     from kgbrain.config import load_config
 
     # A question only reads (so it never waits for, or locks out, a writer) unless its outcome is recorded.
-    brain = session.brain(write=record, read_only=not record)
+    brain = session.brain(write=record)
     brain.record_actions = record
     config = load_config(config_file)
     brain.config = replace(config, logs=replace(config.logs, directory=str(log_dir))) if log_dir else config
@@ -607,7 +622,7 @@ def like(session: Session, concept: str, as_json: bool) -> None:
 @pass_session
 def query(session: Session, text: str, as_json: bool, as_csv: bool) -> None:
     """Answer a SPARQL SELECT or a rule body ('student(X), takes_course(X, c0)') over the facts with reasoning."""
-    result = session.brain(read_only=True).query(text)
+    result = session.brain().query(text)
     if as_json:
         from kgbrain.models import QueryOut
 

@@ -24,6 +24,8 @@ class InvalidRow(InputError):
     def __init__(self, file: str, line: int, field: str | None, problem: str) -> None:
         where = f"{file}:{line}"
         what = f" field {field!r}:" if field else ""
+        if len(problem) > 400:  # a huge bad value must not flood the terminal
+            problem = problem[:400] + "..."
         super().__init__(f"{where}:{what} {problem}")
         self.file = file
         self.line = line

@@ -96,6 +96,11 @@ class Literal:
                 return None
         return None
 
+    def problem(self) -> str | None:
+        """Why the lexical form is not a value of its datatype (None when it is one): checked at load,
+        so that `python()` (and so `export`) never meets a value it cannot convert."""
+        return lexical_problem(self.lexical, self.datatype)
+
     def python(self) -> str | int | float | bool:
         """The value as JSON would carry it."""
         if self.datatype == "integer":
@@ -150,6 +155,37 @@ class Fact:
     def target(self) -> str:
         """The object id, or the literal rendered as text."""
         return self.object if self.object is not None else str(self.value)
+
+
+# Longer integers are refused: Python itself refuses to convert more than 4300 digits, and no quantity needs them.
+MAX_INTEGER_DIGITS = 1000
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def lexical_problem(lexical: str, datatype: str) -> str | None:
+    """Why `lexical` is not a value of the built-in `datatype` (None when it is, or the datatype is an IRI)."""
+    if datatype == "integer":
+        if not _INTEGER.fullmatch(lexical):
+            return f"{_short(lexical)} is not an integer"
+        if len(lexical.lstrip("+-")) > MAX_INTEGER_DIGITS:
+            return f"an integer of {len(lexical.lstrip('+-'))} digits is too long (at most {MAX_INTEGER_DIGITS})"
+    elif datatype in ("decimal", "double", "float"):
+        if len(lexical) > MAX_INTEGER_DIGITS:
+            return f"a number of {len(lexical)} characters is too long (at most {MAX_INTEGER_DIGITS})"
+        try:
+            number = float(lexical)
+        except ValueError:
+            return f"{_short(lexical)} is not a {datatype} number"
+        if number != number or number in (float("inf"), float("-inf")):
+            return f"{_short(lexical)} is not a finite number"
+    elif datatype == "boolean" and lexical not in ("true", "false"):
+        return f"{_short(lexical)} is not a boolean (true or false)"
+    return None
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """A value for an error message: its repr, cut so that a huge value does not flood the terminal."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def fact_id_of(fact: Fact) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+from kgbrain.errors import InputError
 from kgbrain.knowledge import Annotation, Authority, Declaration, Fact, Literal, Status
 from kgbrain.ruleset import Rule
 
@@ -185,3 +186,41 @@ class LoadBatch:
     def __post_init__(self) -> None:
         # Readers may hand over a plain list of Facts.
         self.facts = _as_columns(self.facts)
+
+    @property
+    def empty(self) -> bool:
+        """Nothing here would change a knowledge base (an empty file, a header alone, an empty ontology)."""
+        return not (len(self.facts) or self.annotations or self.declarations or self.trust_overrides or self.records)
+
+
+_TEXT_COLUMNS = ("subject", "object", "lexical", "datatype", "unit", "value_lang", "source", "lang")
+
+
+def check_text(batch: LoadBatch) -> None:
+    """Refuse text that is not valid Unicode (a lone surrogate from a `\\uD800` escape): Kùzu cannot take it.
+
+    One join per column keeps this cheap on a million facts; the slow search runs only on a failure.
+
+    Raises:
+        InputError: some text of the batch holds a lone surrogate.
+    """
+    columns: dict[str, list[Any]] = {name: batch.facts.column(name) for name in _TEXT_COLUMNS}
+    columns["name"] = [a.concept for a in batch.annotations] + [a.text for a in batch.annotations]
+    columns["declaration"] = [d.predicate for d in batch.declarations] + [d.value for d in batch.declarations]
+    columns["source"] = columns["source"] + list(batch.source_trust)
+    for name, values in columns.items():
+        try:
+            "\x1f".join(v for v in values if v is not None).encode("utf-8")
+        except UnicodeEncodeError:
+            bad = next(v for v in values if v is not None and _bad_unicode(v))
+            raise InputError(
+                f"{batch.file}: field {name!r}: text with a lone surrogate ({bad.encode('utf-8', 'replace')[:60]!r})"
+            ) from None
+
+
+def _bad_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

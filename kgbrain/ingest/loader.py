@@ -66,6 +66,13 @@ class LoadReport:
     # Concepts that got labels, aliases or descriptions (not in --json): caches of names refresh just these.
     annotated: set[str] = field(default_factory=set, repr=False)
 
+    @property
+    def nothing(self) -> bool:
+        """The file held nothing to load (an empty file, a header alone): not an error."""
+        return not (self.rows_read or self.facts_added or self.concepts_created or self.names_added) and not (
+            self.predicates_declared or self.skipped or any(self.extra.values())
+        )
+
 
 def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
     """Slices of at most `size` items."""
@@ -262,6 +269,8 @@ def _write_sources(store: GraphStore, batch: LoadBatch) -> int:
 def _write_predicates(store: GraphStore, predicates: set[str], declarations: list[Declaration], file: str) -> int:
     names = predicates | {d.predicate for d in declarations}
     names |= {d.value for d in declarations if d.kind in PREDICATE_LINKS}
+    if not names:  # Kùzu cannot type an empty list parameter: a file of labels only declares nothing
+        return 0
     store.run(
         "predicate_add",
         rows=[{"name": n, "inheritable": CORE_INHERITABLE.get(n, True), "source": file} for n in sorted(names)],

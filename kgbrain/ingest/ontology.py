@@ -23,6 +23,7 @@ from typing import Any
 from kgbrain.errors import InputError, OntologyError
 from kgbrain.ingest.batch import LoadBatch
 from kgbrain.ingest.ntriples import Term, Triple, open_maybe_gzip, read_ntriples
+from kgbrain.ingest.rdf_guards import PROLOG_BYTES, check_xml_prolog, prepare_jsonld
 from kgbrain.ingest.rdf_mapping import Mapping, RdfMapper
 from kgbrain.knowledge import DEFAULT_TRUST
 from kgbrain.resources import resource_dir
@@ -184,7 +185,14 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         with open_maybe_gzip(path) as (stream, _), warnings.catch_warnings():
             # rdflib's JSON-LD and TriG parsers use its own deprecated ConjunctiveGraph API internally
             warnings.simplefilter("ignore", DeprecationWarning)
-            graph.parse(source=stream, format=rdf_format, publicID=base)
+            if rdf_format == "json-ld":  # contexts inlined from local files first: rdflib would download them
+                graph.parse(data=prepare_jsonld(stream.read(), path), format=rdf_format, publicID=base)
+            elif rdf_format == "xml":  # no entity bombs, no external entities
+                data = stream.read()
+                check_xml_prolog(data[:PROLOG_BYTES], path.name)
+                graph.parse(data=data, format=rdf_format, publicID=base)
+            else:
+                graph.parse(source=stream, format=rdf_format, publicID=base)
     except BadSyntax as exc:
         why = str(exc).splitlines()[1].removesuffix(" at ^ in:") if "\n" in str(exc) else str(exc)
         raise OntologyError(f"{path.name}:{exc.lines + 1}: {why}") from None

@@ -281,6 +281,10 @@ class RdfMapper:
             if role in ("Label", "Alias", "Description"):
                 out.mapped += 1
                 lexical, _, lang = o
+                if not lexical.strip():  # an empty name cannot be looked up, nor exported and loaded back
+                    out.mapped -= 1
+                    self._skip("invalid:empty_" + role.lower())
+                    return
                 kind = {"Label": "label", "Alias": "alias", "Description": "description"}[role]
                 out.annotations.append(Annotation(self._concept(s), kind, lexical, _primary(lang)))
             else:

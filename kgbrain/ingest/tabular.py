@@ -20,11 +20,13 @@ from typing import Any
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import LoadBatch
 from kgbrain.ingest.columnar import read_fast
+from kgbrain.ingest.rdf_guards import json_depth
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     CONCEPT_KINDS,
     DECLARATION_PREDICATES,
     DEFAULT_TRUST,
+    MAX_INTEGER_DIGITS,
     PREDICATE_LINKS,
     PROPERTY_TYPES,
     RECORD_PREDICATES,
@@ -119,13 +121,53 @@ def _jsonl_rows(path: Path, progress: Progress | None) -> Iterator[tuple[int, di
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise InvalidRow(path.name, line_no, None, f"not valid UTF-8 (byte {exc.start})") from None
-            try:
-                row = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InvalidRow(path.name, line_no, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
-            if not isinstance(row, dict):
-                raise InvalidRow(path.name, line_no, None, "expected a JSON object")
-            yield line_no, row
+            yield line_no, parse_json_row(text, path.name, line_no)
+
+
+# A facts row is one flat object; deeper nesting is refused before json.loads recurses into it.
+MAX_JSON_DEPTH = 8
+
+
+def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:
+    """One JSONL row as a dict, refusing deep nesting, huge numbers and lone surrogates with a clear error.
+
+    Raises:
+        InvalidRow: the row is not a JSON object we can take.
+    """
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
+        raise InvalidRow(file, line, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        row = json.loads(text, parse_int=_parse_int)
+    except json.JSONDecodeError as exc:
+        raise InvalidRow(file, line, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
+    except _HugeNumber as exc:
+        raise InvalidRow(file, line, None, str(exc)) from None
+    if not isinstance(row, dict):
+        raise InvalidRow(file, line, None, "expected a JSON object")
+    if "\\u" in text:  # only a \uD800-style escape can smuggle a lone surrogate past UTF-8 decoding
+        for key, value in row.items():
+            if not _encodable(key) or (isinstance(value, str) and not _encodable(value)):
+                raise InvalidRow(file, line, str(key) if _encodable(str(key)) else None, "text with a lone surrogate")
+    return row
+
+
+class _HugeNumber(ValueError):
+    """A JSON number too long to be a value."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise _HugeNumber(f"a number of {digits} digits is too long (at most {MAX_INTEGER_DIGITS})")
+    return int(text)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -170,6 +212,8 @@ def _cell(text: str) -> Any:
 def _infer_scalar(text: str) -> str | int | float:
     """CSV cells are text; a cell that reads as a number is taken as one (write `datatype` to keep it text)."""
     try:
+        if len(text) > MAX_INTEGER_DIGITS:
+            return text
         return int(text) if text.lstrip("+-").isdigit() else float(text) if _looks_float(text) else text
     except ValueError:
         return text
@@ -371,11 +415,19 @@ class _RowBuilder:
             raise self.fail(line, "value", f"{value!r} is not a finite number")
         datatype = row.get("datatype")
         if datatype is None:
-            return Literal.from_python(value, unit, lang)
+            literal = Literal.from_python(value, unit, lang)
+            problem = literal.problem()
+            if problem is not None:
+                raise self.fail(line, "value", problem)
+            return literal
         if not isinstance(datatype, str) or not datatype.strip():
             raise self.fail(line, "datatype", f"{datatype!r} is not a datatype name")
         lexical = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        return Literal(lexical, datatype.strip(), unit, lang)
+        literal = Literal(lexical, datatype.strip(), unit, lang)
+        problem = literal.problem()
+        if problem is not None:
+            raise self.fail(line, "value", f"{problem} (datatype {literal.datatype!r})")
+        return literal
 
 
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}

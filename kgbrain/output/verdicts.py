@@ -143,9 +143,13 @@ class VerdictWriter:
         """
         if out is None and resume:
             raise InputError("--resume needs an output file (-o OUT)")
+        special = out is not None and out.exists() and not out.is_file()
+        if special and resume:
+            raise InputError(f"--resume needs a regular output file, and {str(out)!r} is not one")
         self.path = out
         self.options = dict(options or {})
-        self.journal = out.with_name(out.name + ".run.json") if out is not None else None
+        # A device or pipe (/dev/null, /dev/stdout) is written as a stream: no journal beside it, no truncating.
+        self.journal = out.with_name(out.name + ".run.json") if out is not None and not special else None
         self.finished = read_finished(out) if out is not None and resume else Finished([], Counter(), 0, False)
         if resume:
             self._check_options()
@@ -159,6 +163,8 @@ class VerdictWriter:
             # A kill can leave half a line at the end: cut it, so the rewrite neither duplicates nor corrupts.
             self._own.truncate(self.finished.size)
             self._own.seek(self.finished.size)
+        elif out is not None:
+            self._own = out.open("wb")
 
     def _check_options(self) -> None:
         if self.journal is None or not self.journal.exists() or not self.finished.ids:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from kgbrain.reasoning.analogy_index import VectorIndex
+from kgbrain.reasoning.cache_files import read_cache
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.graph import FactGraph, fingerprint
 from kgbrain.reasoning.signatures import DIM, HIERARCHY, SKIP, Embedder
@@ -96,7 +98,7 @@ class Analogies:
         if self._index is not None:
             return self._index
         stamp = self._fingerprint()
-        found = VectorIndex.open(self.folder, DIM) if self.folder is not None else None
+        found = read_cache(partial(VectorIndex.open, self.folder, DIM)) if self.folder is not None else None
         if found is None or found.fingerprint != stamp:
             found = self._build(stamp)
         self._index = found

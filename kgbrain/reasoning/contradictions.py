@@ -26,8 +26,9 @@ from typing import Any
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import get_trust
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import GraphStore, Row
 from kgbrain.store.rows import fact_from_row
+from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
 
 # Seed 001: "source_trust разница > 0.3".
 TRUST_GAP = 0.3
@@ -331,13 +332,22 @@ def facts_by_key(store: GraphStore, keys: Iterable[tuple[str, str]], *, fresh: S
         subjects = sorted(subject_set)
         for start in range(0, len(subjects), 5 * _CHUNK):
             part = subjects[start : start + 5 * _CHUNK]
-            for r in store.iterate("conflict_facts_by_key", subjects=part, predicates=list(predicates)):
+            for r in _facts_of_subjects(store, part, predicates):
                 fid = r["fact_id"]
                 if fid not in skip and fid not in out and (r["subject"], r["predicate"]) in keep:
                     out[fid] = fact_from_row(r)
     want = set(wanted)
     out.update((f.fact_id, f) for f in fresh if (f.subject, f.predicate) in want and f.status in LIVE)
     return list(out.values())
+
+
+def _facts_of_subjects(store: GraphStore, subjects: list[str], predicates: tuple[str, ...]) -> Iterator[Row]:
+    """Rows of the facts of these subjects with these predicates, one fact table at a time: a core predicate
+    lives in its own table, any other in REL, and literal facts of either in ATTR."""
+    tables = sorted({ATTR_TABLE} | {CORE_TABLES.get(p, GENERIC_TABLE) for p in predicates})
+    for table in tables:
+        template = "facts_by_key_value" if table == ATTR_TABLE else "facts_by_key_concept"
+        yield from store.iterate_table(template, table, subjects=subjects, predicates=list(predicates))
 
 
 def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:

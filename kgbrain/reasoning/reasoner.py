@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.analogical import Analogies, Analogy
+from kgbrain.reasoning.cache_files import read_cache
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import statement
@@ -111,7 +113,7 @@ class Reasoner(IntentAnswers):
         if self._graph is None:
             # Persisted beside the database: a new process reuses it while the data's fingerprint matches.
             stamp = self._stamp = fingerprint(self.store)
-            found = FactGraph.open(self.index_dir, stamp) if self.index_dir is not None else None
+            found = read_cache(partial(FactGraph.open, self.index_dir, stamp)) if self.index_dir is not None else None
             if found is None:
                 found = FactGraph.load(self.store)
                 if self.index_dir is not None:

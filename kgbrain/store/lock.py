@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -19,21 +20,28 @@ from kgbrain.errors import DatabaseLocked
 class FileLock:
     """An exclusive (writer) or shared (reader) advisory lock on a sidecar file."""
 
-    def __init__(self, db_path: Path, *, shared: bool, timeout_s: float) -> None:
+    def __init__(
+        self, db_path: Path, *, shared: bool, timeout_s: float, on_wait: Callable[[str], None] | None = None
+    ) -> None:
         self.path = db_path.with_name(db_path.name + ".lock")
         self.shared = shared
         self.timeout_s = timeout_s
+        self.on_wait = on_wait
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        """Take the lock, waiting up to the timeout.
+        """Take the lock, waiting up to the timeout (and saying so through `on_wait` as the wait begins).
 
         Raises:
             DatabaseLocked: another process kept the lock for the whole timeout.
+            OSError: the lock file cannot be created (a writer needs it; a reader then goes without).
         """
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = self._open()
+        if fd is None:  # a reader on read-only media: nobody can be writing there
+            return
         mode = (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB
         deadline = time.monotonic() + self.timeout_s
+        told = False
         while True:
             try:
                 fcntl.flock(fd, mode)
@@ -46,6 +54,13 @@ class FileLock:
                         f"database {str(self.path)[:-5]!r} is served by `kgbrain serve` at {served}; "
                         "send requests there, or stop the server first"
                     ) from None
+                if not told and self.on_wait is not None:
+                    told = True
+                    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+                    self.on_wait(
+                        f"Waiting for another process (pid {holder}) that is using {str(self.path)[:-5]!r}; "
+                        f"giving up after {self.timeout_s:g} s."
+                    )
                 if time.monotonic() >= deadline:
                     holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
                     os.close(fd)
@@ -64,6 +79,17 @@ class FileLock:
         if self._fd is not None and not self.shared:
             os.ftruncate(self._fd, 0)
             os.pwrite(self._fd, f"{os.getpid()} {address}".encode(), 0)
+
+    def _open(self) -> int | None:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            if not self.shared:
+                raise
+        try:  # a reader may lock a lock file it cannot write
+            return os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
 
     def release(self) -> None:
         """Drop the lock (idempotent)."""

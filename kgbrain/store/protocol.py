@@ -26,8 +26,16 @@ class GraphStore(Protocol):
         """Run a compiled rule statement (schema names and `$params` only, never a quote)."""
         ...
 
+    def iterate_table(self, template: str, table: str, /, **params: Any) -> Iterator[Row]:
+        """Stream the rows of a query template filled with one relationship table (a schema name)."""
+        ...
+
     def transaction(self) -> AbstractContextManager[None]:
         """Hold the write lock and run the block as one transaction, rolled back on error."""
+        ...
+
+    def atomic(self, *, expected_bytes: int = 0) -> AbstractContextManager[None]:
+        """Like `transaction`, but a kill or crash at any moment leaves all of the block's writes or none."""
         ...
 
     def copy(self, table: str, rows: Any) -> None:

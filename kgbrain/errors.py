@@ -30,6 +30,7 @@ class InvalidRow(InputError):
         self.file = file
         self.line = line
         self.field = field
+        self.problem = f"field {field!r}: {problem}" if field else problem
 
 
 class UnknownConcept(InputError):

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import InputError
-from kgbrain.ingest.tabular import TABULAR_SUFFIXES
+from kgbrain.errors import InputError, InvalidRow
+from kgbrain.ingest.tabular import TABULAR_SUFFIXES, parse_json_row
 from kgbrain.knowledge import is_predicate_name
 
 _BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
@@ -171,16 +170,14 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]
                 continue
             try:
                 # utf-8-sig: editors on Windows start files with a byte-order mark, which JSON rejects.
-                row = json.loads(raw.decode("utf-8-sig" if line == 1 else "utf-8"))
+                # (no deep nesting, huge numbers or lone surrogates: the facts reader's checks)
+                row = parse_json_row(raw.decode("utf-8-sig" if line == 1 else "utf-8"), path.name, line)
             except UnicodeDecodeError as exc:
                 yield line, ClaimError(_line_id(line), f"line {line}: not valid UTF-8 (byte {exc.start})", line)
                 continue
-            except json.JSONDecodeError as exc:
-                problem = f"line {line}: broken JSON: {exc.msg} at column {exc.colno}"
-                yield line, ClaimError(_salvaged_id(raw) or _line_id(line), problem, line)
-                continue
-            if not isinstance(row, dict):
-                yield line, ClaimError(_line_id(line), f"line {line}: expected a JSON object", line)
+            except InvalidRow as exc:
+                salvaged = _salvaged_id(raw) if exc.problem.startswith("broken JSON") else None
+                yield line, ClaimError(salvaged or _line_id(line), f"line {line}: {exc.problem}", line)
                 continue
             yield line, row
 

@@ -27,14 +27,30 @@ def generate(n_facts: int, folder: Path) -> dict[str, Path]:
     n_concepts = max(10, n_facts // 5)
     sources = [(f"source-{i}", round(0.3 + 0.03 * i, 2)) for i in range(20)]
     paths = {"jsonl": folder / "facts.jsonl", "csv": folder / "facts.csv", "nt": folder / "facts.nt"}
-    fields = ["subject", "predicate", "object", "value", "unit", "polarity", "confidence", "source", "trust", "observed_at"]
+    fields = [
+        "subject",
+        "predicate",
+        "object",
+        "value",
+        "unit",
+        "polarity",
+        "confidence",
+        "source",
+        "trust",
+        "observed_at",
+    ]
     with paths["jsonl"].open("w") as jf, paths["csv"].open("w", newline="") as cf, paths["nt"].open("w") as nf:
         writer = csv.DictWriter(cf, fieldnames=fields)
         writer.writeheader()
         for i in range(n_facts):
             s = f"c{rng.randrange(n_concepts)}"
             source, trust = sources[i % len(sources)]
-            row: dict[str, object] = {"subject": s, "source": source, "trust": trust, "confidence": round(rng.random(), 3)}
+            row: dict[str, object] = {
+                "subject": s,
+                "source": source,
+                "trust": trust,
+                "confidence": round(rng.random(), 3),
+            }
             if i % 10 == 9:
                 row.update(predicate="weight", value=rng.randrange(1, 1000), unit="g")
                 nf.write(f'<urn:{s}> <urn:weight> "{row["value"]}"^^<http://www.w3.org/2001/XMLSchema#integer> .\n')
@@ -95,8 +111,11 @@ def main() -> None:
         paths = generate(args.facts, folder)
         print(f"generated {args.facts:,} facts in {time.perf_counter() - t:.1f} s\n")
         rows = []
-        plan = [("kgbrain (JSONL)", "kgbrain", paths["jsonl"]), ("kgbrain (CSV)", "kgbrain", paths["csv"]),
-                ("pyoxigraph bulk_load (N-Triples)", "pyoxigraph", paths["nt"])]
+        plan = [
+            ("kgbrain (JSONL)", "kgbrain", paths["jsonl"]),
+            ("kgbrain (CSV)", "kgbrain", paths["csv"]),
+            ("pyoxigraph bulk_load (N-Triples)", "pyoxigraph", paths["nt"]),
+        ]
         if not args.skip_rdflib:
             plan.append(("rdflib parse, in memory (N-Triples)", "rdflib", paths["nt"]))
         for i, (label, engine, data) in enumerate(plan):

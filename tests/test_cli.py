@@ -36,13 +36,15 @@ def test_every_command_has_help(runner: CliRunner) -> None:
         result = runner.invoke(cli, [name, "--help"])
         assert result.exit_code == 0, name
         summary = " ".join((command.help or "").split("\n")[0].split())
-        assert summary and summary[:40] in " ".join(result.stdout.split()), name
+        assert summary, name
+        assert summary[:40] in " ".join(result.stdout.split()), name
 
 
 def test_init_load_stats_facts(runner: CliRunner, tmp_path: Path) -> None:
     db = tmp_path / "kb.kuzu"
     code, out, _ = invoke(runner, db, "init")
-    assert code == 0 and "schema version" in out
+    assert code == 0
+    assert "schema version" in out
     facts_file = write_jsonl(tmp_path / "f.jsonl", ROWS)
     code, out, _ = invoke(runner, db, "load", str(facts_file), "--json")
     assert code == 0
@@ -54,17 +56,21 @@ def test_init_load_stats_facts(runner: CliRunner, tmp_path: Path) -> None:
     assert (stats["concepts"], stats["facts"], stats["predicates"]) == (3, 2, {"is_a": 2})
     code, out, _ = invoke(runner, db, "facts", "нейрон")
     assert code == 0
-    assert "neuron is_a cell" in out and "neuron NOT is_a glia" in out and "docs trust 0.90" in out
+    assert "neuron is_a cell" in out
+    assert "neuron NOT is_a glia" in out
+    assert "docs trust 0.90" in out
     code, out, _ = invoke(runner, db, "facts", "neuron", "--json")
     data = json.loads(out)
-    assert data["id"] == "neuron" and len(data["facts"]) == 2 and {"status", "source", "trust"} <= data["facts"][0].keys()
+    assert data["id"] == "neuron"
+    assert len(data["facts"]) == 2
+    assert {"status", "source", "trust"} <= data["facts"][0].keys()
 
 
 def test_bad_row_is_one_error_line_with_exit_2_and_changes_nothing(runner: CliRunner, tmp_path: Path) -> None:
     db = tmp_path / "kb.kuzu"
     invoke(runner, db, "load", str(write_jsonl(tmp_path / "f.jsonl", ROWS)))
     bad = write_jsonl(tmp_path / "bad.jsonl", [{"subject": "a", "predicate": "is_a", "object": "b", "confidence": 2}])
-    code, out, err = invoke(runner, db, "load", str(bad))
+    code, _out, err = invoke(runner, db, "load", str(bad))
     assert code == 2
     assert err == "Error: bad.jsonl:1: field 'confidence': 2 is outside 0..1\n"
     assert json.loads(invoke(runner, db, "stats", "--json")[1])["facts"] == 2
@@ -97,14 +103,21 @@ def test_store_errors_exit_1(runner: CliRunner, tmp_path: Path) -> None:
         store.run("meta_set", key="schema_version", value="999")
     code, _, err = invoke(runner, db, "stats")
     assert code == 1
-    assert err.startswith("Error: database ") and "schema version 999" in err and err.count("\n") == 1
+    assert err.startswith("Error: database ")
+    assert "schema version 999" in err
+    assert err.count("\n") == 1
 
 
 def test_without_a_database_the_bundled_demo_is_used_and_said(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONIOENCODING": "utf-8"}
     env.pop("KGBRAIN_DB", None)
     done = subprocess.run(
-        [sys.executable, "-m", "kgbrain", "stats", "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "kgbrain", "stats", "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "bundled demo knowledge base" in done.stderr

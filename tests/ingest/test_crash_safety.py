@@ -38,11 +38,15 @@ def _export(path: Path) -> str:
 
 def test_killed_load_changes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "kb.kuzu"
-    base = write_jsonl(tmp_path / "base.jsonl", [{"subject": f"c{i}", "predicate": "is_a", "object": "root"} for i in range(50)])
+    base = write_jsonl(
+        tmp_path / "base.jsonl", [{"subject": f"c{i}", "predicate": "is_a", "object": "root"} for i in range(50)]
+    )
     with Brain.open(db) as brain:
         brain.load([base])
     before = _export(db)
-    rows = [{"subject": f"n{i}", "predicate": "is_a" if i % 2 else "causes", "object": f"c{i % 50}"} for i in range(20_000)]
+    rows = [
+        {"subject": f"n{i}", "predicate": "is_a" if i % 2 else "causes", "object": f"c{i % 50}"} for i in range(20_000)
+    ]
     rows += [{"subject": f"n{i}", "predicate": "label", "value": f"N {i}", "lang": "en"} for i in range(100)]
     big = write_jsonl(tmp_path / "big.jsonl", rows)
     with subprocess.Popen([sys.executable, "-c", CHILD, str(db), str(big)], stdout=subprocess.PIPE, text=True) as child:

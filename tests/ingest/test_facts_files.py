@@ -19,14 +19,27 @@ ROWS: list[dict[str, Any]] = [
     {"subject": "neuron", "predicate": "label", "value": "нейрон", "lang": "ru"},
     {"subject": "neuron", "predicate": "label", "value": "neuron", "lang": "en"},
     {"subject": "neuron", "predicate": "alias", "value": "нервная клетка", "lang": "ru"},
-    {"subject": "neuron", "predicate": "is_a", "object": "cell", "confidence": 0.95, "source": "docs/neuro.pdf#p1",
-     "trust": 0.87, "observed_at": "2026-03-19T12:00:00Z", "lang": "en"},
+    {
+        "subject": "neuron",
+        "predicate": "is_a",
+        "object": "cell",
+        "confidence": 0.95,
+        "source": "docs/neuro.pdf#p1",
+        "trust": 0.87,
+        "observed_at": "2026-03-19T12:00:00Z",
+        "lang": "en",
+    },
     {"subject": "нейрон", "predicate": "is_a", "object": "glia", "polarity": False, "source": "textbook", "trust": 0.9},
     {"subject": "car", "predicate": "max_speed", "value": 200, "unit": "km/h", "source": "spec-sheet"},
     {"subject": "max_speed", "predicate": "property_type", "value": "functional"},
     {"subject": "norm-766n", "predicate": "source_trust", "value": 0.95},
-    {"subject": "respirator", "predicate": "certificate_valid_until", "value": "2025-06-30", "source": "norm-766n",
-     "authority": "NORM"},
+    {
+        "subject": "respirator",
+        "predicate": "certificate_valid_until",
+        "value": "2025-06-30",
+        "source": "norm-766n",
+        "authority": "NORM",
+    },
 ]
 
 
@@ -42,15 +55,28 @@ def test_jsonl_loads_facts_with_defaults_and_provenance(brain: Brain, tmp_path: 
     assert report.per_predicate == {"certificate_valid_until": 1, "is_a": 2, "max_speed": 1}
     facts = {f.predicate + ("" if f.polarity else "-"): f for f in brain.facts("neuron").facts}
     positive = facts["is_a"]
-    assert (positive.object, positive.confidence, positive.source, positive.trust) == ("cell", 0.95, "docs/neuro.pdf#p1", 0.87)
-    assert positive.observed_at is not None and positive.observed_at.isoformat() == "2026-03-19T12:00:00+00:00"
-    assert positive.status is Status.ACTIVE and positive.loaded_at is not None
+    assert (positive.object, positive.confidence, positive.source, positive.trust) == (
+        "cell",
+        0.95,
+        "docs/neuro.pdf#p1",
+        0.87,
+    )
+    assert positive.observed_at is not None
+    assert positive.observed_at.isoformat() == "2026-03-19T12:00:00+00:00"
+    assert positive.status is Status.ACTIVE
+    assert positive.loaded_at is not None
     negative = facts["is_a-"]  # named by its Russian label, stored on the same concept, kept as a negative fact
     assert (negative.object, negative.polarity) == ("glia", False)
     [speed] = brain.facts("car").facts
-    assert speed.value is not None and (speed.value.python(), speed.value.unit, speed.source) == (200, "km/h", "spec-sheet")
+    assert speed.value is not None
+    assert (speed.value.python(), speed.value.unit, speed.source) == (
+        200,
+        "km/h",
+        "spec-sheet",
+    )
     [cert] = brain.facts("respirator").facts
-    assert cert.authority is Authority.NORM and cert.trust == 0.5
+    assert cert.authority is Authority.NORM
+    assert cert.trust == 0.5
 
 
 def test_defaults_come_from_file_name_and_options(brain: Brain, tmp_path: Path) -> None:
@@ -60,13 +86,18 @@ def test_defaults_come_from_file_name_and_options(brain: Brain, tmp_path: Path) 
     assert (fact.source, fact.trust, fact.confidence, fact.polarity) == ("plain.jsonl", 0.5, 1.0, True)
     other = write_jsonl(tmp_path / "other.jsonl", [{"subject": "a", "predicate": "causes", "object": "c"}])
     brain.load([other], source="manual", trust=0.8)
-    assert {(f.object, f.source, f.trust) for f in brain.facts("a").facts} == {("b", "plain.jsonl", 0.5), ("c", "manual", 0.8)}
+    assert {(f.object, f.source, f.trust) for f in brain.facts("a").facts} == {
+        ("b", "plain.jsonl", 0.5),
+        ("c", "manual", 0.8),
+    }
 
 
 def test_labels_and_aliases_resolve_to_one_concept(brain: Brain, tmp_path: Path) -> None:
     brain.load([write_jsonl(tmp_path / "f.jsonl", ROWS)])
     assert brain.resolve("Нейрон") == brain.resolve("НЕРВНАЯ  клетка") == brain.resolve("neuron") == "neuron"
-    later = write_jsonl(tmp_path / "g.jsonl", [{"subject": "нервная клетка", "predicate": "has_property", "object": "dna"}])
+    later = write_jsonl(
+        tmp_path / "g.jsonl", [{"subject": "нервная клетка", "predicate": "has_property", "object": "dna"}]
+    )
     [report] = brain.load([later])
     assert report.concepts_created == 1  # only dna; the alias named the existing neuron
     assert any(f.predicate == "has_property" for f in brain.facts("neuron").facts)
@@ -116,15 +147,36 @@ def test_csv_and_tsv_load_the_same_facts_as_jsonl(tmp_path: Path, suffix: str, d
 
 BAD_ROWS = [
     ({"predicate": "is_a", "object": "b"}, "bad.jsonl:2: field 'subject': missing"),
-    ({"subject": "a", "predicate": "is_a", "object": "b", "confidence": 1.5}, "bad.jsonl:2: field 'confidence': 1.5 is outside 0..1"),
-    ({"subject": "a", "predicate": "is_a", "object": "b", "colour": "red"}, "bad.jsonl:2: field 'colour': unknown field"),
+    (
+        {"subject": "a", "predicate": "is_a", "object": "b", "confidence": 1.5},
+        "bad.jsonl:2: field 'confidence': 1.5 is outside 0..1",
+    ),
+    (
+        {"subject": "a", "predicate": "is_a", "object": "b", "colour": "red"},
+        "bad.jsonl:2: field 'colour': unknown field",
+    ),
     ({"subject": "a", "predicate": "is_a"}, "bad.jsonl:2: field 'object': give exactly one of 'object' or 'value'"),
-    ({"subject": "a", "predicate": "Is A", "object": "b"}, "bad.jsonl:2: field 'predicate': 'Is A' is not a snake_case"),
-    ({"subject": "a", "predicate": "is_a", "object": "b", "trust": "high"}, "bad.jsonl:2: field 'trust': 'high' is not a number"),
-    ({"subject": "a", "predicate": "is_a", "object": "b", "observed_at": "yesterday"}, "bad.jsonl:2: field 'observed_at'"),
-    ({"subject": "a", "predicate": "is_a", "object": "b", "authority": "LAW"}, "bad.jsonl:2: field 'authority': 'LAW' is not one of"),
+    (
+        {"subject": "a", "predicate": "Is A", "object": "b"},
+        "bad.jsonl:2: field 'predicate': 'Is A' is not a snake_case",
+    ),
+    (
+        {"subject": "a", "predicate": "is_a", "object": "b", "trust": "high"},
+        "bad.jsonl:2: field 'trust': 'high' is not a number",
+    ),
+    (
+        {"subject": "a", "predicate": "is_a", "object": "b", "observed_at": "yesterday"},
+        "bad.jsonl:2: field 'observed_at'",
+    ),
+    (
+        {"subject": "a", "predicate": "is_a", "object": "b", "authority": "LAW"},
+        "bad.jsonl:2: field 'authority': 'LAW' is not one of",
+    ),
     ({"subject": "a", "predicate": "is_a", "object": "b", "polarity": "maybe"}, "bad.jsonl:2: field 'polarity'"),
-    ({"subject": "c_1", "predicate": "conflict_record", "value": "{not json"}, "bad.jsonl:2: field 'value': a conflict_record"),
+    (
+        {"subject": "c_1", "predicate": "conflict_record", "value": "{not json"},
+        "bad.jsonl:2: field 'value': a conflict_record",
+    ),
 ]
 
 
@@ -135,7 +187,9 @@ def loaded(brain: Brain, tmp_path: Path) -> Brain:
 
 
 @pytest.mark.parametrize(("row", "message"), BAD_ROWS)
-def test_a_bad_row_aborts_the_file_and_changes_nothing(loaded: Brain, tmp_path: Path, row: dict[str, Any], message: str) -> None:
+def test_a_bad_row_aborts_the_file_and_changes_nothing(
+    loaded: Brain, tmp_path: Path, row: dict[str, Any], message: str
+) -> None:
     before = export_text(loaded)
     good = {"subject": "x", "predicate": "is_a", "object": "y"}
     path = write_jsonl(tmp_path / "bad.jsonl", [good, row, {"subject": "z", "predicate": "is_a", "object": "w"}])
@@ -148,8 +202,15 @@ def test_a_bad_row_aborts_the_file_and_changes_nothing(loaded: Brain, tmp_path: 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b'{"subject": "x", "predicate": "is_a", "object": "y"}\n{"subject": "a", "predicate"\n', "bad.jsonl:2: broken JSON"),
-        (b'{"subject": "x", "predicate": "is_a", "object": "y"}\n{"subject": "\xff\xfe", "predicate": "is_a", "object": "b"}\n', "bad.jsonl:2: not valid UTF-8"),
+        (
+            b'{"subject": "x", "predicate": "is_a", "object": "y"}\n{"subject": "a", "predicate"\n',
+            "bad.jsonl:2: broken JSON",
+        ),
+        (
+            b'{"subject": "x", "predicate": "is_a", "object": "y"}\n'
+            b'{"subject": "\xff\xfe", "predicate": "is_a", "object": "b"}\n',
+            "bad.jsonl:2: not valid UTF-8",
+        ),
         (b'{"subject": "x", "predicate": "is_a", "object": "y"}\n[1, 2]\n', "bad.jsonl:2: expected a JSON object"),
     ],
 )
@@ -180,8 +241,17 @@ def test_failure_while_writing_rolls_the_file_back(loaded: Brain, tmp_path: Path
 
     loaded.load_hooks.append(failing_hook)
     with pytest.raises(KgbrainError, match="disk full"):
-        loaded.load([write_jsonl(tmp_path / "new.jsonl", [{"subject": "q", "predicate": "label", "value": "Q", "lang": "en"},
-                                                          {"subject": "q", "predicate": "causes", "object": "r"}])])
+        loaded.load(
+            [
+                write_jsonl(
+                    tmp_path / "new.jsonl",
+                    [
+                        {"subject": "q", "predicate": "label", "value": "Q", "lang": "en"},
+                        {"subject": "q", "predicate": "causes", "object": "r"},
+                    ],
+                )
+            ]
+        )
     assert export_text(loaded) == before
 
 
@@ -196,7 +266,7 @@ def test_earlier_files_stay_when_a_later_file_is_bad(brain: Brain, tmp_path: Pat
 def test_missing_file_and_bad_trust_are_input_errors(brain: Brain, tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such file"):
         brain.load([tmp_path / "nope.jsonl"])
-    with pytest.raises(InputError, match="outside 0..1"):
+    with pytest.raises(InputError, match=r"outside 0\.\.1"):
         brain.load([write_jsonl(tmp_path / "f.jsonl", ROWS)], trust=2.0)
 
 
@@ -205,7 +275,9 @@ def test_export_then_load_round_trips_losslessly(brain: Brain, tmp_path: Path) -
     # Truth maintenance must survive too: automatic resolutions, a person's decision, a retraction.
     open_conflict = next(c for c in brain.conflicts() if c.status.value == "open")
     brain.resolve_conflict(open_conflict.id, keep=open_conflict.fact_ids[0], by="ann")
-    brain.retract(next(f.fact_id for f in brain.facts("neuron").facts if f.predicate == "consumes"), by="ann", reason="test")
+    brain.retract(
+        next(f.fact_id for f in brain.facts("neuron").facts if f.predicate == "consumes"), by="ann", reason="test"
+    )
     assert len(brain.conflicts()) >= 5
     first = export_text(brain)
     (tmp_path / "export.jsonl").write_text(first, encoding="utf-8")
@@ -246,7 +318,13 @@ UNIFORM_ROWS: list[dict[str, Any]] = [
     {"subject": "нейрон", "predicate": "is_a", "object": "cell", "confidence": 0.9, "source": "a", "trust": 0.8},
     {"subject": "neuron", "predicate": "is_a", "object": "glia", "polarity": False, "authority": "NORM", "trust": 1},
     {"subject": "brain", "predicate": "neuron_count", "value": 86, "unit": "bn", "observed_at": "2009-04-10T00:00:00Z"},
-    {"subject": "brain", "predicate": "neuron_count", "value": 100, "unit": "bn", "observed_at": "1990-01-01T00:00:00+03:00"},
+    {
+        "subject": "brain",
+        "predicate": "neuron_count",
+        "value": 100,
+        "unit": "bn",
+        "observed_at": "1990-01-01T00:00:00+03:00",
+    },
     {"subject": "neuron_count", "predicate": "property_type", "value": "functional"},
     {"subject": "x", "predicate": "weight", "value": 2, "confidence": 0, "status": "outdated", "lang": "en"},
     {"subject": "x", "predicate": "weight", "value": 2, "confidence": 0, "status": "outdated", "lang": "en"},
@@ -254,7 +332,9 @@ UNIFORM_ROWS: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".tsv"])
-def test_fast_columnar_reader_and_row_reader_load_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+def test_fast_columnar_reader_and_row_reader_load_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
     import kgbrain.ingest.tabular as tabular
 
     rows = UNIFORM_ROWS
@@ -277,8 +357,28 @@ def test_fast_columnar_reader_and_row_reader_load_the_same(tmp_path: Path, monke
     with Brain.open(None) as fast, Brain.open(None) as slow:
         [report] = fast.load([path])
         assert used == [True]
-        assert report.facts_added == len(rows) - sum(r["predicate"] in ("label", "alias", "description", "kind",
-            "property_type", "inverse_of", "opposite_of", "sub_property_of", "source_trust", "domain", "range") for r in rows) - 1
+        assert (
+            report.facts_added
+            == len(rows)
+            - sum(
+                r["predicate"]
+                in (
+                    "label",
+                    "alias",
+                    "description",
+                    "kind",
+                    "property_type",
+                    "inverse_of",
+                    "opposite_of",
+                    "sub_property_of",
+                    "source_trust",
+                    "domain",
+                    "range",
+                )
+                for r in rows
+            )
+            - 1
+        )
         monkeypatch.setattr(tabular, "read_fast", lambda *a, **k: None)
         slow.load([path])
         assert _export_without_load_times(fast) == _export_without_load_times(slow)

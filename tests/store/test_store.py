@@ -23,15 +23,31 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_PARAMS = {
     "concept_update_annotations": {
         "rows": [
-            {"id": "a", "kind": "class", "label_en": "a", "label_ru": "а", "description_en": "d", "description_ru": "д", "description": "d"}
+            {
+                "id": "a",
+                "kind": "class",
+                "label_en": "a",
+                "label_ru": "а",
+                "description_en": "d",
+                "description_ru": "д",
+                "description": "d",
+            }
         ]
     },
     "predicate_add": {"rows": [{"name": "p", "inheritable": True, "source": "s"}]},
     "predicate_declare": {
         "rows": [
             {
-                "name": "p", "transitive": True, "symmetric": False, "functional": False, "inheritable": True,
-                "inverse_of": "q", "opposite_of": "r", "domain": "d", "range": "r", "sub_property_of": ["x"],
+                "name": "p",
+                "transitive": True,
+                "symmetric": False,
+                "functional": False,
+                "inheritable": True,
+                "inverse_of": "q",
+                "opposite_of": "r",
+                "domain": "d",
+                "range": "r",
+                "sub_property_of": ["x"],
             }
         ]
     },
@@ -149,10 +165,15 @@ def test_every_query_file_is_used_by_the_package() -> None:
 
 def test_transaction_rolls_back_everything_on_error() -> None:
     with KuzuStore(None) as store:
-        with pytest.raises(RuntimeError, match="boom"), store.transaction():
-            store.run("meta_set", key="k", value="v")
-            store.copy("Term", pa.table({"key": ["t1", "t2"]}))
-            raise RuntimeError("boom")
+
+        def fail_half_way() -> None:
+            with store.transaction():
+                store.run("meta_set", key="k", value="v")
+                store.copy("Term", pa.table({"key": ["t1", "t2"]}))
+                raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError, match="boom"):
+            fail_half_way()
         assert store.run("meta_get", key="k") == []
         assert store.run("terms_existing", keys=["t1", "t2"]) == []
 
@@ -227,7 +248,8 @@ def test_second_writer_waits_then_gets_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "kb.kuzu"
     with subprocess.Popen([sys.executable, "-c", HOLDER, str(path), "30"], stdout=subprocess.PIPE, text=True) as holder:
         try:
-            assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+            assert holder.stdout is not None
+            assert holder.stdout.readline().strip() == "ready"
             with pytest.raises(DatabaseLocked, match=rf"in use by another process \(pid {holder.pid}\)"):
                 KuzuStore(path, lock_timeout_s=0.3)
         finally:
@@ -237,6 +259,7 @@ def test_second_writer_waits_then_gets_a_clear_error(tmp_path: Path) -> None:
 def test_second_writer_waits_for_the_first_to_finish(tmp_path: Path) -> None:
     path = tmp_path / "kb.kuzu"
     with subprocess.Popen([sys.executable, "-c", HOLDER, str(path), "1"], stdout=subprocess.PIPE, text=True) as holder:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "ready"
         with KuzuStore(path, lock_timeout_s=30) as store:
             assert store.schema_version == schema.latest_version()

@@ -27,7 +27,8 @@ EXPECTED = [
     "[cls-hv2:E:Italian] instance_of(X, 'E:Italian') :- born_in(X, 'E:italy').",
     "[cls-int1:E:Chair] instance_of(X, 'E:Chair') :- "
     "instance_of(X, 'E:Person'), head_of(X, Y), instance_of(Y, 'E:Department').",
-    "[cls-int1:E:Dean] instance_of(X, 'E:Dean') :- instance_of(X, 'E:Person'), head_of(X, Y), instance_of(Y, 'E:College').",
+    "[cls-int1:E:Dean] instance_of(X, 'E:Dean') :- "
+    "instance_of(X, 'E:Person'), head_of(X, Y), instance_of(Y, 'E:College').",
     "[cls-int2:E:Chair:E:Person] instance_of(X, 'E:Person') :- instance_of(X, 'E:Chair').",
     "[cls-int2:E:Dean:E:Person] instance_of(X, 'E:Person') :- instance_of(X, 'E:Dean').",
     "[cls-int2:E:Vegetarian:E:Person] instance_of(X, 'E:Person') :- instance_of(X, 'E:Vegetarian').",
@@ -145,6 +146,8 @@ def test_pizza_restrictions_give_rules_where_owl2rl_has_them() -> None:
     assert report.extra["triples_mapped"] + report.extra["triples_skipped"] == report.extra["triples_read"]
     # the mapped facts are unchanged
     is_a = [
-        (s, o) for s, p, o in zip(*(report.facts.column(c) for c in ("subject", "predicate", "object"))) if p == "is_a"
+        (s, o)
+        for s, p, o in zip(*(report.facts.column(c) for c in ("subject", "predicate", "object")), strict=True)
+        if p == "is_a"
     ]
     assert [o for s, o in is_a if s == "pizza:Margherita"] == ["pizza:NamedPizza"]

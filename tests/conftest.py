@@ -15,7 +15,6 @@ from kgbrain.api import Brain, demo_files
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-SHARED = ROOT.parent / "shared"
 
 settings.register_profile(
     "ci", derandomize=True, max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -16,7 +16,10 @@ from datalog_conformance.runner import ConformanceFailure, YamlTestRunner
 
 from tests.rules.conformance_adapter import KgbrainDatalog, KgbrainDefeasible, KgbrainRuleError, OutOfScope
 
-CASES = discover_yaml_tests()
+# The LUBM-shaped Souffle cases (16k facts, 40 cases) each take minutes in the Kùzu engine: measured, not
+# run here (bench/ territory); the README counts them as not run.
+SLOW = "souffle_example_lubm"
+CASES = [(p, c) for p, c in discover_yaml_tests() if SLOW not in p.name]
 
 
 def _area(path: Path) -> str:
@@ -51,7 +54,7 @@ def _outcome(case: schema.TestCase) -> str:
 
 
 @pytest.mark.parametrize(("path", "case"), CASES, ids=[c.name for _, c in CASES])
-def check_case_passes_or_is_out_of_scope(path: Path, case: schema.TestCase) -> None:
+def test_case_passes_or_is_out_of_scope(path: Path, case: schema.TestCase) -> None:
     outcome = _outcome(case)
     assert outcome == "pass" or outcome.startswith(("out: ", "skipped")), outcome
 

@@ -233,15 +233,7 @@ class KuzuStore:
         null_lists = sorted(p for p in query.list_params if params[p] is None)
         if null_lists:
             raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
-        result = self._execute(query.text, params, what=f"query {name!r}")
-        try:
-            cols = result.get_column_names()
-            while result.has_next():
-                yield dict(zip(cols, result.get_next(), strict=True))
-        except RuntimeError as exc:
-            raise StoreError(f"query {name!r} failed: {exc}") from exc
-        finally:
-            result.close()
+        yield from _rows(self._execute(query.text, params, what=f"query {name!r}"), f"query {name!r}")
 
     def run_generated(self, text: str, /, **params: Any) -> list[Row]:
         """Run a statement generated from schema names and parameter names only (compiled rules).
@@ -259,14 +251,7 @@ class KuzuStore:
         wanted = set(_GENERATED_PARAM.findall(text))
         if set(params) != wanted:
             raise QueryError(f"generated statement: expected params {sorted(wanted)}, got {sorted(params)}")
-        result = self._execute(text, params, what="generated statement")
-        try:
-            cols = result.get_column_names()
-            return [dict(zip(cols, row, strict=True)) for row in result.get_all()]
-        except RuntimeError as exc:
-            raise StoreError(f"generated statement failed: {exc}") from exc
-        finally:
-            result.close()
+        return list(_rows(self._execute(text, params, what="generated statement"), "generated statement"))
 
     def iterate_table(self, template: str, table: str, /, **params: Any) -> Iterator[Row]:
         """Stream the rows of queries/templates/<template>.cypher filled with one relationship table's names.
@@ -281,15 +266,8 @@ class KuzuStore:
             raise QueryError(f"{template}: unknown relationship table {table!r}")
         source, target, _ = schema.REL_TABLES[table]
         text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
-        result = self._execute(text, params, what=f"query {template!r} on {table}")
-        try:
-            cols = result.get_column_names()
-            while result.has_next():
-                yield dict(zip(cols, result.get_next(), strict=True))
-        except RuntimeError as exc:
-            raise StoreError(f"query {template!r} on {table} failed: {exc}") from exc
-        finally:
-            result.close()
+        what = f"query {template!r} on {table}"
+        yield from _rows(self._execute(text, params, what=what), what)
 
     def explain(self, name: str) -> None:
         """Bind and plan a named query without running it (contract tests use this).
@@ -598,3 +576,15 @@ def _check_space(path: Path, expected_bytes: int) -> None:
             f"not enough disk space to write {str(path)!r}: this needs about {need / 2**20:,.0f} MB "
             f"and there is room for {room / 2**20:,.0f} MB; nothing was changed"
         )
+
+
+def _rows(result: Any, what: str) -> Iterator[Row]:
+    """Stream a Kùzu result as dicts and close it; a failure while reading becomes a StoreError naming `what`."""
+    try:
+        cols = result.get_column_names()
+        while result.has_next():
+            yield dict(zip(cols, result.get_next(), strict=True))
+    except RuntimeError as exc:
+        raise StoreError(f"{what} failed: {exc}") from exc
+    finally:
+        result.close()

@@ -75,7 +75,7 @@ class Question:
     subject: str = ""
     object: str = ""
     verb: str = ""
-    polarity: bool = True
+    polarity: bool = True  # False: asked negatively ("Isn't X a Y?"); the slots hold the positive statement
     variables: tuple[str, ...] = ()
     concepts: tuple[str, ...] = ()
     unresolved: tuple[str, ...] = ()
@@ -188,10 +188,48 @@ _COMPILED = tuple((intent, re.compile(p, re.IGNORECASE)) for intent, p in _PATTE
 _TRAILING = re.compile(r"[\s?!.,;:]+$")
 
 
+# Negatively phrased yes/no questions ("Isn't X a Y?", "Is X not a Y?", «Разве X не Y?», «Не является ли X
+# Y?») ask about the positive statement, and the answer states that statement in full ("Yes, X is a Y." / "No,
+# X is not a Y."), as English answers do. Each rewrite gives the positive form; it is kept only when that form
+# is a yes/no question, so "Which cells do not divide?" or «Почему нейрон не делится?» keep their negation.
+# "Can X not Y?" is left alone: it asks whether X may fail to Y, not whether X can Y.
+_WH_RU = r"(?:кто|что|чем|чего|как\S*|како\S*|каки\S*|почему|зачем|отчего|где|куда|когда|сколько|чей|чья|чьи)"
+_NEGATED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), r)
+    for p, r in (
+        (r"^(is|are|was|were|does|do|did|has|have|could)n[’']t\s+(.+)$", r"\1 \2"),
+        (r"^can(?:[’']t|not)\s+(.+)$", r"can \1"),
+        (r"^(is|are|does|do|has|have)\s+not\s+(.+)$", r"\1 \2"),
+        (r"^(is|are|does|do|has|have)\s+(.+?)\s+not\s+(.+)$", r"\1 \2 \3"),
+        (r"^не\s+(\S+\s+ли\s+.+)$", r"\1"),
+        (
+            r"^(?:разве|неужели)\s+(?:не\s+)?(.+?)\s+не\s+(является|являются|может|могут|имеет|имеют|содержит|содержат"
+            r"|вызывает|вызывают|предотвращает|предотвращают|обеспечивает|обеспечивают|приводит|приводят|ведёт|ведет"
+            r"|ведут|входит|входят)\s+(.+)$",
+            r"\2 ли \1 \3",
+        ),
+        (r"^(?:разве|неужели)\s+(?:не\s+)?(.+?)\s+(?:—\s+|-\s+)?не\s+(.+)$", r"\1 — \2"),
+        (rf"^(?!{_WH_RU}\s)(.+?)\s+(?:—|-)\s+не\s+(.+?)(?:\s+ли)?$", r"\1 — \2"),
+    )
+)
+
+
 def parse_question(text: str) -> Question:
-    """Find the intent and slots of a question (UNKNOWN with the whole text as subject when nothing matches)."""
+    """Find the intent and slots of a question (UNKNOWN with the whole text as subject when nothing matches).
+
+    A negatively phrased yes/no question parses as its positive form with `polarity` False.
+    """
     lang = detect_language(text)
     clean = _TRAILING.sub("", " ".join(text.split()))
+    for pattern, positive in _NEGATED:
+        if pattern.match(clean):
+            q = _parse(text, lang, pattern.sub(positive, clean, count=1))
+            if q.intent in YES_NO or q.intent is Intent.ANALOGY:
+                return replace(q, polarity=False)
+    return _parse(text, lang, clean)
+
+
+def _parse(text: str, lang: str, clean: str) -> Question:
     for intent, pattern in _COMPILED:
         m = pattern.match(clean)
         if m:

@@ -8,11 +8,13 @@ answer assembly it uses; each method here turns one linked `Question` into an `A
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim
+from kgbrain.reasoning.evidence import Evidence
 from kgbrain.reasoning.question import Intent, Question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.understanding import bare, best_action, wh_predicates
@@ -31,6 +33,7 @@ NORM_PREDICATES: dict[str, tuple[str, ...]] = {
     "permission": ("permitted",),
     "obligation": ("requires", "obliged_to"),
 }
+NORMATIVE = frozenset(p for ps in NORM_PREDICATES.values() for p in ps)
 AUTHORITY_RANK = {"NORM": 4, "OPERATIVE": 3, "GUIDANCE": 2, "COMMENTARY": 1}
 
 
@@ -263,8 +266,6 @@ class IntentAnswers:
         checks = self.decide([Claim(subject, p, action) for p in wanted])
         check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[0])
         outcome, confidence, steps = check.outcome, check.confidence, list(check.trace.steps)
-        if outcome is Outcome.CONFLICTING:
-            outcome, confidence, steps = self._by_authority(check)
         data = {
             "kind": "check",
             "subject": subject,
@@ -286,35 +287,48 @@ class IntentAnswers:
             action="no_answer" if outcome is Outcome.UNKNOWN else None,
         )
 
-    def _by_authority(self, check: Check) -> tuple[Outcome, float, list[Step]]:
+    def by_authority(self, check: Check) -> Check:
         """Seed 003: between disagreeing sources, the higher authority tier (NORM > OPERATIVE > GUIDANCE >
-        COMMENTARY) decides a normative question; a tie stays CONFLICTING."""
-        refs = {s.name: s for s in self.sources(check.trace.sources)}
-        best: dict[bool, tuple[int, float, Step]] = {}
-        for st in check.trace.steps:
-            if not st.sources or not st.conclusion:
-                continue
-            polarity = " NOT " not in f" {st.conclusion} "
-            tier = max(AUTHORITY_RANK.get(refs[s].authority or "", 0) if s in refs else 0 for s in st.sources)
-            current = best.get(polarity)
-            if current is None or (tier, st.confidence) > current[:2]:
-                best[polarity] = (tier, st.confidence, st)
+        COMMENTARY) decides a normative statement; a tie stays CONFLICTING. `Reasoner.decide` applies it, so a
+        norm question and a verified claim get one verdict.
+
+        The ranked facts are the active `subject predicate object` facts of the subject and its ancestors that
+        the check's own trace cites (one step may cite both sides, so steps are not ranked themselves).
+        """
+        cited = {f for st in check.trace.steps for f in st.facts}
+        g = self.graph()
+        holders = [check.subject, *self.hierarchy().ancestors(check.subject)] if check.subject in g.index else []
+        facts = [
+            e
+            for h in holders
+            for e in g.out(h)
+            if e.predicate == check.predicate and e.object == check.object and e.active and e.fact_id in cited
+        ]
+        refs = {s.name: s for s in self.sources(sorted({e.source for e in facts if e.source}))}
+        best: dict[bool, tuple[int, float, Evidence]] = {}
+        for e in facts:
+            tier = AUTHORITY_RANK.get(refs[e.source].authority or "", 0) if e.source in refs else 0
+            current = best.get(e.polarity)
+            if current is None or (tier, e.confidence) > current[:2]:
+                best[e.polarity] = (tier, e.confidence, e)
         if len(best) < 2 or best[True][0] == best[False][0]:
-            return check.outcome, check.confidence, list(check.trace.steps)
+            return check
         winner = max(best, key=lambda p: best[p][0])
-        tier, confidence, step = best[winner]
-        loser = best[not winner]
+        _, confidence, fact = best[winner]
+        loser = best[not winner][2]
         # RULE norm.authority: a norm of a higher authority tier overrides a lower one (seed 003)
         rule = Step(
             R.NORM_AUTHORITY,
-            step.conclusion,
-            step.facts,
-            step.sources,
+            fact.statement(),
+            (fact.fact_id,),
+            (fact.source,),
             round(confidence, 4),
-            f"{', '.join(step.sources)} outranks {', '.join(loser[2].sources)}",
+            f"{fact.source} ({refs[fact.source].authority}) outranks {loser.source} ({refs[loser.source].authority})"
+            if fact.source in refs and loser.source in refs
+            else f"{fact.source} outranks {loser.source}",
         )
         outcome = Outcome.SUPPORTED if winner == check.polarity else Outcome.REFUTED
-        return outcome, confidence, [*check.trace.steps, rule]
+        return replace(check, outcome=outcome, confidence=confidence, trace=Trace((*check.trace.steps, rule)))
 
     def _names(self, concept: str) -> list[str]:
         info = self._concepts([concept]).get(concept, {})

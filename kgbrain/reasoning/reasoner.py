@@ -32,7 +32,7 @@ from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import statement
 from kgbrain.reasoning.graph import FactGraph, fingerprint
-from kgbrain.reasoning.intents import IntentAnswers
+from kgbrain.reasoning.intents import NORMATIVE, IntentAnswers
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.question import Intent, Question, causal_predicate, parse_question
 from kgbrain.reasoning.reach import ReachIndex
@@ -232,12 +232,16 @@ class Reasoner(IntentAnswers):
         The deducer decides first (lookup, hierarchy, inheritance, negation, disjointness). What it leaves
         UNKNOWN gets the readings a question is answered by as well, each batched over the claims:
         `x has_property y` by parts (`y part_of x`: a neuron has an axon), and a causal predicate by a
-        causal chain (`neuron causes signal_transmission enables thinking`).
+        causal chain (`neuron causes signal_transmission enables thinking`). Sources that disagree about a
+        normative statement (`permitted`, `requires`, `obliged_to`) are ranked by authority tier (seed 003).
 
         Raises:
             StoreError: the store failed.
         """
         checks = self.deducer.check_many(claims)
+        for i, k in enumerate(checks):
+            if k.outcome is Outcome.CONFLICTING and claims[i].predicate in NORMATIVE:
+                checks[i] = self.by_authority(k)
         unknown = [i for i, k in enumerate(checks) if k.outcome is Outcome.UNKNOWN and not claims[i].literal]
         may_be_part = self._part_test()
         parts = [i for i in unknown if claims[i].predicate == "has_property" and may_be_part(claims[i])]

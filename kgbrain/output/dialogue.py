@@ -510,9 +510,14 @@ def _members(answer: Answer, lang: str) -> str:
     t = _T[lang]
     items = ", ".join(_label(answer, c) for c in d["items"])
     subject = answer.question.split()[1] if lang == "en" and len(answer.question.split()) > 1 else ""
+    verb = d["verb"]
+    if lang == "ru" and verb.endswith(("ть", "ться", "чь")):  # «Какие клетки (не) могут делиться?»
+        verb = f"могут {verb}"
+    if not d.get("polarity", True):
+        verb = f"{'не' if lang == 'ru' else 'do not'} {verb}"
     if lang == "ru":
-        return t["members"].format(verb=_cap(d["verb"]), items=items)
-    return t["members"].format(Subject=_cap(subject), verb=d["verb"], items=items)
+        return t["members"].format(verb=_cap(verb), items=items)
+    return t["members"].format(Subject=_cap(subject), verb=verb, items=items)
 
 
 def _list(answer: Answer, lang: str) -> str:

@@ -217,7 +217,8 @@ class IntentAnswers:
         if q.subject:  # "Which cells divide?": members of the class for which the verb's concept holds
             concept, ability = q.concepts[0], q.concepts[1]
             members = sorted(_descendants(self.hierarchy(), concept))
-            checks = self.decide([Claim(m, "can", ability) for m in members])
+            # "Which cells do not divide?" asks for the members the same statement is refuted for.
+            checks = self.decide([Claim(m, "can", ability, q.polarity) for m in members])
             found = [(m, c) for m, c in zip(members, checks, strict=True) if c.outcome is Outcome.SUPPORTED]
             if not found:
                 data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": q.verb, "checked": ["can"]}
@@ -225,7 +226,13 @@ class IntentAnswers:
             found.sort(key=lambda mc: (-mc[1].confidence, mc[0]))
             found = found[:MAX_LISTED]
             steps = tuple(st for _, c in found[:3] for st in c.trace.steps)
-            data = {"kind": "members", "concept": concept, "verb": q.verb, "items": [m for m, _ in found]}
+            data = {
+                "kind": "members",
+                "concept": concept,
+                "verb": q.verb,
+                "polarity": q.polarity,
+                "items": [m for m, _ in found],
+            }
             confidence = min(c.confidence for _, c in found)
             return self._finish(
                 q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (concept, ability), ids=[m for m, _ in found]

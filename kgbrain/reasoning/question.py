@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from kgbrain.language import detect_language
+from kgbrain.reasoning.claims import parse_claim_sentence
 
 
 class Intent(str, Enum):
@@ -110,7 +111,7 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     ),
     (Intent.OBLIGATION, r"^(?:обязан[аы]?|должн[аоы]?|должен)\s+ли\s+(?P<s>.+?)\s+(?P<v>\S+ть)\s+(?P<o>.+)$"),
     (Intent.PART_OF, r"^(?:является\s+ли|входит\s+ли|входят\s+ли)\s+(?P<s>.+?)\s+(?:частью|в\s+состав)\s+(?P<o>.+)$"),
-    (Intent.IS_A, r"^(?:является\s+ли|верно\s+ли,?\s+что)\s+(?P<s>.+?)\s+(?:—|-|это)?\s*(?P<o>[^—-]+?)$"),
+    (Intent.IS_A, r"^(?:явля(?:ет|ют)ся\s+ли|верно\s+ли,?\s+что)\s+(?P<s>.+?)\s+(?:—|-|это)?\s*(?P<o>[^—-]+?)$"),
     (
         Intent.CAUSAL,
         r"^(?P<v>вызыва(?:ет|ют)|предотвраща(?:ет|ют)|обеспечива(?:ет|ют)|препятству(?:ет|ют))\s+ли\s+"
@@ -214,19 +215,64 @@ _NEGATED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+_IS_IT_TRUE = re.compile(
+    r"^(?:is\s+it\s+(?:true|the\s+case|correct)|(?:верно|правда|правильно|действительно)\s+ли),?\s+(?:that|что)\s+"
+    r"(?P<s>.+)$",
+    re.IGNORECASE,
+)
+_CLAIM_INTENTS = {"is_a": Intent.IS_A, "can": Intent.CAN, "has_property": Intent.HAS, "part_of": Intent.PART_OF}
+# "Are all neurons cells?" / «Все ли нейроны — клетки?» ask what "Are neurons cells?" asks.
+_QUANTIFIER = re.compile(
+    r"^((?:is|are|do|does|can)\s+|(?:является|являются|могут|может)\s+ли\s+)?"
+    r"(?:all|every|each|any|все|всякий|всякая|каждый|каждая|любой|любая)\s+(?:ли\s+)?",
+    re.IGNORECASE,
+)
+
+# "Which cells do not divide?" / «Какие клетки не делятся?»: the negation ends the class slot; the question asks
+# for the members the statement is refuted for, so it must not be read as "Which cells divide?".
+_WH_NEGATION = re.compile(
+    r"^(?P<s>.+?)\s+(?:(?:do|does|did|can|could)\s+not|(?:do|does|did|could)n[’']t|can[’']t|cannot"
+    r"|не(?:\s+(?:могут|может|способн[аоы]?))?)$",
+    re.IGNORECASE,
+)
+
+
 def parse_question(text: str) -> Question:
     """Find the intent and slots of a question (UNKNOWN with the whole text as subject when nothing matches).
 
-    A negatively phrased yes/no question parses as its positive form with `polarity` False.
+    A negatively phrased yes/no question parses as its positive form with `polarity` False; a wh-question about
+    the members of a class that do not do something has `polarity` False and the negation out of its slots.
     """
     lang = detect_language(text)
-    clean = _TRAILING.sub("", " ".join(text.split()))
+    clean = _QUANTIFIER.sub(r"\1", _TRAILING.sub("", " ".join(text.split())))
+    stated = _stated(text, lang, clean)
+    if stated is not None:
+        return stated
     for pattern, positive in _NEGATED:
         if pattern.match(clean):
             q = _parse(text, lang, pattern.sub(positive, clean, count=1))
             if q.intent in YES_NO or q.intent is Intent.ANALOGY:
                 return replace(q, polarity=False)
-    return _parse(text, lang, clean)
+    q = _parse(text, lang, clean)
+    negated = _WH_NEGATION.match(q.subject) if q.intent is Intent.WH else None
+    if negated:
+        return replace(q, subject=negated.group("s"), polarity=False)
+    return q
+
+
+def _stated(text: str, lang: str, clean: str) -> Question | None:
+    """ "Is it true that neurons can divide?": the statement is read as `verify` reads a claim sentence."""
+    m = _IS_IT_TRUE.match(clean)
+    triple = parse_claim_sentence(m.group("s"), lang) if m else None
+    if triple is None:
+        return None
+    if triple.predicate in _CLAIM_INTENTS:
+        intent, verb = _CLAIM_INTENTS[triple.predicate], ""
+    elif triple.predicate in {p for _, p in CAUSAL_VERBS}:
+        intent, verb = Intent.CAUSAL, triple.predicate
+    else:
+        return None
+    return Question(text, lang, intent, triple.subject, triple.object, verb, polarity=triple.polarity)
 
 
 def _parse(text: str, lang: str, clean: str) -> Question:

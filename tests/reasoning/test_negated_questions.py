@@ -56,8 +56,7 @@ def test_a_negated_question_gets_the_positive_questions_answer(demo: Brain, nega
 @pytest.mark.parametrize(
     "question",
     [
-        "Which cells do not divide?",  # the negation is what is asked
-        "Почему нейрон не делится?",
+        "Почему нейрон не делится?",  # the negation is what is asked
         "Кто не может делиться?",
         "Can a neuron not divide?",  # whether it may fail to divide, not whether it can
     ],
@@ -66,3 +65,47 @@ def test_negation_that_carries_meaning_is_kept(question: str) -> None:
     q = parse_question(question)
     assert q.polarity
     assert "не" in (q.subject + " " + q.verb).split() or "not" in (q.subject + " " + q.object).split()
+
+
+# "Which cells do not divide?" was answered with the cells that divide (the negation fell into the class slot).
+@pytest.mark.parametrize(
+    "question",
+    ["Which cells do not divide?", "Which cells cannot divide?", "Какие клетки не делятся?",
+     "Какие клетки не могут делиться?"],
+)  # fmt: skip
+def test_which_members_do_not_lists_the_refuted_members_only(demo: Brain, question: str) -> None:
+    answer = demo.ask(question)
+    items = answer.data["items"]
+    assert answer.data["kind"] == "members"
+    assert answer.data["polarity"] is False
+    assert "neuron" in items
+    assert "glial_cell" not in items
+    for item in items:
+        assert demo.check(item, "can", "cell_division").outcome.value == "refuted"
+    positive = demo.ask("Which cells divide?").data["items"]
+    assert not set(items) & set(positive)
+
+
+@pytest.mark.parametrize(
+    ("stated", "plain", "polarity"),
+    [
+        ("Is it true that neurons can divide?", "Can a neuron divide?", True),
+        ("Is it true that neurons cannot divide?", "Can a neuron divide?", False),
+        ("Is it true that a neuron is a cell?", "Is a neuron a cell?", True),
+        ("Is it the case that neurons have DNA?", "Does a neuron have DNA?", True),
+        ("Верно ли, что нейроны могут делиться?", "Может ли нейрон делиться?", True),
+        ("Правда ли, что нейрон — клетка?", "Является ли нейрон клеткой?", True),
+        ("Are all neurons cells?", "Are neurons cells?", True),
+        ("Все ли нейроны — клетки?", "Являются ли нейроны клетками?", True),
+        ("Являются ли все нейроны клетками?", "Является ли нейрон клеткой?", True),
+        ("Do all neurons have DNA?", "Do neurons have DNA?", True),
+    ],
+)
+def test_statements_and_quantifiers_ask_the_plain_question(
+    demo: Brain, stated: str, plain: str, polarity: bool
+) -> None:
+    q, p = parse_question(stated), parse_question(plain)
+    assert (q.intent, q.polarity) == (p.intent, polarity)
+    asked, direct = demo.ask(stated), demo.ask(plain)
+    assert asked.outcome is direct.outcome is not None
+    assert asked.text == direct.text

@@ -671,8 +671,9 @@ class Brain:
         from kgbrain.reasoning import truth
         from kgbrain.reasoning.rules.support import withdraw
 
-        result = truth.retract(self.store, fact_id, by=by, reason=reason)
-        withdraw(self.store, [fact_id])  # derived facts that lose all support go with it
+        with self.store.transaction():  # the retraction and what loses all support with it: all or nothing
+            result = truth.retract(self.store, fact_id, by=by, reason=reason)
+            withdraw(self.store, [fact_id])
         self._statuses_changed()
         return result
 

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from datetime import datetime
 from pathlib import Path
 
 import pyarrow as pa
@@ -73,6 +74,15 @@ SAMPLE_PARAMS.update(
         "rules_derivations_add": {"rows": _arrow(id=["d"], rule=["r"], fact_id=["f"], premises=[["g"]])},
         "rules_derives_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
         "rules_uses_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
+        "tms_retractions_put": {
+            "rows": _arrow(
+                fact_id=["f"],
+                previous_status=["active"],
+                retracted_at=[datetime(2026, 1, 1)],
+                retracted_by=["kgbrain:rules"],
+                reason=["why"],
+            )
+        },
         "rules_values_add": {
             "rows": _arrow(id=["v"], lexical=["1"], datatype=["integer"], unit=["kg"], lang=["en"], number=[1.0])
         },

@@ -1,10 +1,10 @@
 """Truth maintenance and proofs for derived facts, over the stored derivation records.
 
-Withdrawal counts support (Gupta, Mumick, Subrahmanian 1993, "counting"): a retracted premise makes
-every derivation using it `lost`; a derived fact left with no active derivation is retracted (kept,
-with a Retraction record naming the premise) and the withdrawal goes on from it. Cost is proportional
-to the derivations reached, found by primary-key lookups (FactRef -USES-> Derivation). Known limit of
-counting: facts that support each other only through a cycle of recursive rules keep each other.
+`withdraw` is the entry point for facts that stopped being active: DRed over the records
+(reasoning/rules/dred.py) withdraws exactly the derived facts left without well-founded support, cycles
+included; withdrawn facts are retracted (kept, with a Retraction record), their derivations `lost`.
+What the change makes derivable or blocked through `not` and defeasible rules is settled after the
+commit by `reasoning/rules/settle.py`.
 
 `explain` walks derivations down to sourced (non-derived) facts.
 """
@@ -12,67 +12,24 @@ counting: facts that support each other only through a cycle of recursive rules 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
-from kgbrain.knowledge import Fact, Status
+from kgbrain.knowledge import Fact
 from kgbrain.reasoning.contradictions import facts_by_id
+from kgbrain.reasoning.rules.dred import WITHDRAWN_BY, Withdrawal, withdraw_support
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 from kgbrain.store.protocol import GraphStore
 
-WITHDRAWN_BY = "kgbrain:rules"
-
-
-@dataclass(frozen=True, slots=True)
-class Withdrawal:
-    """What a retraction took away with it."""
-
-    derivations_lost: int
-    facts_retracted: tuple[str, ...]
+__all__ = ["WITHDRAWN_BY", "Proof", "Withdrawal", "explain", "proof_json", "proof_lines", "withdraw"]
 
 
 def withdraw(store: GraphStore, fact_ids: list[str], *, now: datetime | None = None) -> Withdrawal:
-    """Withdraw the consequences of facts that stopped being active.
+    """Withdraw the consequences of facts that stopped being active (one transaction, joining the caller's).
 
     Raises:
         StoreError: the store failed.
     """
-    stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
-    queue = list(fact_ids)
-    lost = 0
-    retracted: list[str] = []
-    with store.transaction():
-        while queue:
-            premise = queue.pop()
-            using = store.run("rules_derivations_using", fact_id=premise)
-            if not using:
-                continue
-            store.run("rules_derivations_lose", ids=[r["id"] for r in using])
-            lost += len(using)
-            for fact_id in sorted({r["fact_id"] for r in using}):
-                alive = [d for d in store.run("rules_derivations_of", fact_id=fact_id) if d["status"] == "active"]
-                if alive:
-                    continue
-                fact = facts_by_id(store, [fact_id]).get(fact_id)
-                if fact is None or fact.status is not Status.ACTIVE:
-                    continue
-                store.run(
-                    "tms_facts_update",
-                    subjects=[fact.subject],
-                    ids=[fact_id],
-                    statuses=[Status.RETRACTED.value],
-                    confidences=[fact.confidence],
-                )
-                store.run(
-                    "tms_retraction_add",
-                    fact_id=fact_id,
-                    previous_status=fact.status.value,
-                    retracted_at=stamp,
-                    retracted_by=WITHDRAWN_BY,
-                    reason=f"lost all support: premise {premise} is no longer active",
-                )
-                retracted.append(fact_id)
-                queue.append(fact_id)
-    return Withdrawal(lost, tuple(retracted))
+    return withdraw_support(store, fact_ids, now=now)
 
 
 @dataclass(frozen=True, slots=True)

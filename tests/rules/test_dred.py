@@ -1,0 +1,72 @@
+"""DRed withdrawal over the derivation records: cycles, alternative support, one transaction with the retraction."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kgbrain.api import Brain
+
+CYCLE = """\
+[base] p(X, Y) :- q(X, Y).
+[sym] p(X, Y) :- p(Y, X).
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _facts(tmp_path: Path, rows: list[dict[str, object]], name: str = "facts.jsonl") -> Path:
+    return _write(tmp_path, name, "".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _active_derived(brain: Brain) -> set[tuple[str, str, str, str]]:
+    rows = brain.store.run_generated(
+        "MATCH (s:Concept)-[r]->(o:Concept) WHERE r.source STARTS WITH $p AND r.status = $a "
+        "RETURN s.id AS s, r.predicate AS p, o.id AS o, r.source AS src",
+        p="rule:",
+        a="active",
+    )
+    return {(r["s"], r["p"], r["o"], r["src"]) for r in rows}
+
+
+def _fact_id(brain: Brain, subject: str, predicate: str, target: str) -> str:
+    return next(f.fact_id for f in brain.facts(subject).facts if (f.predicate, f.target) == (predicate, target))
+
+
+def test_facts_that_only_support_each_other_through_a_cycle_are_withdrawn(brain: Brain, tmp_path: Path) -> None:
+    brain.load([_facts(tmp_path, [{"subject": "a", "predicate": "q", "object": "b"}])])
+    brain.load([_write(tmp_path, "cycle.dl", CYCLE)])
+    derived = _active_derived(brain)
+    assert ("b", "p", "a", "rule:sym") in derived
+    assert ("a", "p", "b", "rule:sym") in derived  # p(a,b) also from p(b,a): a cycle through `sym`
+    brain.retract(_fact_id(brain, "a", "q", "b"), by="test")
+    assert _active_derived(brain) == set()  # counting would keep the cycle alive
+    statuses = {r["status"] for r in brain.store.run("export_facts") if r["source"].startswith("rule:")}
+    assert statuses == {"retracted"}  # kept, never deleted
+    brain.load([_facts(tmp_path, [{"subject": "a", "predicate": "q", "object": "b"}], "again.jsonl")])
+    assert _active_derived(brain) == derived  # the premise back: everything revives
+
+
+def test_a_fact_with_another_well_founded_derivation_stays(brain: Brain, tmp_path: Path) -> None:
+    rows = [{"subject": "a", "predicate": "q", "object": "b"}, {"subject": "b", "predicate": "q", "object": "a"}]
+    brain.load([_facts(tmp_path, rows)])
+    brain.load([_write(tmp_path, "cycle.dl", CYCLE)])
+    brain.retract(_fact_id(brain, "a", "q", "b"), by="test")
+    derived = _active_derived(brain)
+    # p(b,a) still holds from q(b,a), and p(a,b) by symmetry from it; p(a,b) by `base` is gone
+    assert derived == {("b", "p", "a", "rule:base"), ("a", "p", "b", "rule:sym"), ("b", "p", "a", "rule:sym")}
+
+
+def test_a_long_cycle_of_transitive_facts_is_withdrawn_when_its_entry_goes(brain: Brain, tmp_path: Path) -> None:
+    ring = [{"subject": f"n{i}", "predicate": "next", "object": f"n{(i + 1) % 4}"} for i in range(4)]
+    brain.load([_facts(tmp_path, ring)])
+    brain.load([_write(tmp_path, "tc.dl", "[t1] r(X, Y) :- next(X, Y).\n[t2] r(X, Z) :- r(X, Y), r(Y, Z).\n")])
+    assert len(_active_derived(brain)) == 4 + 16
+    brain.retract(_fact_id(brain, "n0", "next", "n1"), by="test")
+    left = {(s, o) for s, p, o, src in _active_derived(brain) if p == "r"}
+    # the ring is a chain n1 -> n2 -> n3 -> n0 now: its 6 pairs, nothing around the old cycle
+    assert left == {("n1", "n2"), ("n1", "n3"), ("n1", "n0"), ("n2", "n3"), ("n2", "n0"), ("n3", "n0")}

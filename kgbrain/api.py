@@ -185,6 +185,8 @@ class Brain:
 
             if (fmt or path.suffix.lower()) in (".dl", "dl"):
                 report = _load_rules(self.store, path)
+                if report.extra.get("rules_added") or report.extra.get("superiority_added"):
+                    _settle_after_load(self.store, None, None)
                 with self.store.transaction():
                     for hook in self.load_hooks:
                         hook(self, report)
@@ -215,6 +217,7 @@ class Brain:
                 with self.store.transaction():
                     for hook in self.load_hooks:
                         hook(self, derived)
+            _settle_after_load(self.store, report, derived)
             reports.append(report)
             tick(total)
         return reports
@@ -669,11 +672,14 @@ class Brain:
             StoreError: the store failed.
         """
         from kgbrain.reasoning import truth
+        from kgbrain.reasoning.rules.settle import fact_keys, settle_stored
         from kgbrain.reasoning.rules.support import withdraw
 
         with self.store.transaction():  # the retraction and what loses all support with it: all or nothing
             result = truth.retract(self.store, fact_id, by=by, reason=reason)
-            withdraw(self.store, [fact_id])
+            gone = withdraw(self.store, [fact_id])
+        # then what the retraction makes true or blocked through `not` and defeasible rules
+        settle_stored(self.store, fact_keys(result.fact), gone.rules)
         self._statuses_changed()
         return result
 
@@ -791,6 +797,21 @@ def _run_rules(store: GraphStore, report: LoadReport, new_rules: Sequence[str] =
     derived = LoadReport(file="kgbrain:rules", facts_added=run.derived)
     derived.added = run.added
     return derived
+
+
+def _settle_after_load(store: GraphStore, report: LoadReport | None, derived: LoadReport | None) -> None:
+    """New facts (or rules, when `report` is None) can make `not` atoms false and block defeasible conclusions."""
+    from kgbrain.reasoning.rules.settle import EVERYTHING, column_keys, settle_stored
+
+    if report is None:
+        settle_stored(store, {EVERYTHING})
+        return
+    keys = column_keys(report.added)
+    if derived is not None:
+        keys |= column_keys(derived.added)
+        if derived.facts_added != len(derived.added):  # revived facts: their predicates are not reported
+            keys.add(EVERYTHING)
+    settle_stored(store, keys)
 
 
 def _load_rules(store: GraphStore, path: Path) -> LoadReport:

@@ -2,4 +2,4 @@
 UNWIND $ids AS i
 MATCH (:FactRef {id: i})<-[:DERIVES]-(d:Derivation)
 WHERE d.status = 'active'
-RETURN d.id AS id, d.fact_id AS fact_id, d.premises AS premises
+RETURN d.id AS id, d.fact_id AS fact_id, d.premises AS premises, d.rule AS rule

@@ -41,6 +41,7 @@ class Withdrawal:
     derivations_lost: int
     facts_retracted: tuple[str, ...]
     suspects: int = 0
+    rules: tuple[str, ...] = ()  # the rules whose conclusions were withdrawn (what settle.py re-checks)
 
 
 def withdraw_support(
@@ -72,14 +73,16 @@ def withdraw_support(
         holding = _rederive(suspects, support, dead_premises, bad)
         lost = [
             d_id
-            for d_id, (_, premises) in support.items()
+            for d_id, (_, premises, _) in support.items()
             if d_id in bad or any(p in dead_premises or (p in suspects and p not in holding) for p in premises)
         ]
         for start in range(0, len(lost), _CHUNK):
             store.run("rules_derivations_lose", ids=lost[start : start + _CHUNK])
         gone = sorted(suspects - holding)
         withdrawn = _retract_facts(store, gone, stamp, reason or _why(dead_premises, bad))
-    return Withdrawal(len(lost), tuple(withdrawn), len(suspects))
+    done = set(withdrawn)
+    rules = sorted({rule for head, _, rule in support.values() if head in done})
+    return Withdrawal(len(lost), tuple(withdrawn), len(suspects), tuple(rules))
 
 
 def _why(removed: set[str], invalid: set[str]) -> str:
@@ -111,19 +114,19 @@ def _over_delete(store: GraphStore, start: set[str], heads: set[str]) -> set[str
     return suspects
 
 
-def _support(store: GraphStore, facts: set[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Active derivations of the suspect facts: id -> (derived fact id, premises)."""
+def _support(store: GraphStore, facts: set[str]) -> dict[str, tuple[str, tuple[str, ...], str]]:
+    """Active derivations of the suspect facts: id -> (derived fact id, premises, rule)."""
     ids = sorted(facts)
-    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    out: dict[str, tuple[str, tuple[str, ...], str]] = {}
     for start in range(0, len(ids), _CHUNK):
         for r in store.run("tms_dred_support", ids=ids[start : start + _CHUNK]):
-            out[r["id"]] = (r["fact_id"], tuple(r["premises"]))
+            out[r["id"]] = (r["fact_id"], tuple(r["premises"]), r["rule"])
     return out
 
 
 def _rederive(
     suspects: set[str],
-    support: dict[str, tuple[str, tuple[str, ...]]],
+    support: dict[str, tuple[str, tuple[str, ...], str]],
     removed: set[str],
     invalid: set[str],
 ) -> set[str]:
@@ -131,7 +134,7 @@ def _rederive(
     waiting: dict[str, int] = {}
     users: dict[str, list[str]] = defaultdict(list)
     ready: list[str] = []
-    for d_id, (head, premises) in support.items():
+    for d_id, (head, premises, _) in support.items():
         if d_id in invalid or any(p in removed for p in premises):
             continue
         inside = {p for p in premises if p in suspects}

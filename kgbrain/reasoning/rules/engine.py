@@ -408,9 +408,34 @@ def _write_derivations(store: GraphStore, fresh: dict[str, tuple[Derivation, str
 def _defeasible_round(
     store: GraphStore, program: Program, rules: Sequence[Rule], clock: _Clock, report: RunReport
 ) -> None:
+    accepted, blocked = defeasible_accepted(store, program, rules)
+    report.blocked += blocked
+    _record(store, accepted, clock.tick(), report)
+
+
+# -- hooks for truth maintenance (reasoning/rules/settle.py re-evaluates `not` and defeasible rules) ----
+
+Candidate = _Candidate
+
+
+def fire_all(store: GraphStore, rule: Rule) -> list[_Candidate]:
+    """Every instance of a rule over the active facts now (its body, `not` atoms included)."""
+    return _fire(store, compile_rule(rule), None)
+
+
+def record(store: GraphStore, candidates: list[_Candidate]) -> tuple[datetime, RunReport]:
+    """Store these conclusions as one round (new facts, revived ones, derivations); the round's stamp."""
+    report = RunReport()
+    stamp = _Clock().tick()
+    _record(store, candidates, stamp, report)
+    return stamp, report
+
+
+def defeasible_accepted(store: GraphStore, program: Program, rules: Sequence[Rule]) -> tuple[list[_Candidate], int]:
+    """The instances of these defeasible rules that are not blocked now, and how many are blocked."""
     proposals = [c for rule in rules for c in _fire(store, compile_rule(rule), None)]
     if not proposals:
-        return
+        return [], 0
     keys = {_literal_key(c.fact) for c in proposals}
     opposite = {(s, p, o, not pol) for s, p, o, pol in keys}
     attackers: dict[tuple[str, str, str, bool], list[Rule]] = defaultdict(list)
@@ -424,15 +449,16 @@ def _defeasible_round(
     hard = _hard_opposites(store, program, opposite)
     sup = _Superiority(store, program)
     accepted = []
+    blocked = 0
     for c in proposals:
         key = _literal_key(c.fact)
         rule = _rule(program, c.derivation.rule)
         neg = (key[0], key[1], key[2], not key[3])
         if neg in hard or any(not sup.stronger(rule, other) for other in attackers.get(neg, [])):
-            report.blocked += 1
+            blocked += 1
             continue
         accepted.append(c)
-    _record(store, accepted, clock.tick(), report)
+    return accepted, blocked
 
 
 def _literal_key(fact: Fact) -> tuple[str, str, str, bool]:

@@ -10,7 +10,6 @@ defeasible rounds have one answer). Real Kùzu, through `Brain.load` and `Brain.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

@@ -683,6 +683,26 @@ class Brain:
         self._statuses_changed()
         return result
 
+    def retract_many(
+        self, fact_ids: Sequence[str], *, by: str | None = None, reason: str | None = None
+    ) -> list[truth.RetractResult]:
+        """Retract several facts at once: all or none of them, with one truth-maintenance pass for all.
+
+        Raises:
+            InputError: an unknown fact, or one retracted already (then nothing is retracted).
+            StoreError: the store failed.
+        """
+        from kgbrain.reasoning import truth
+        from kgbrain.reasoning.rules.settle import fact_keys, settle_stored
+        from kgbrain.reasoning.rules.support import withdraw
+
+        with self.store.transaction():
+            results = [truth.retract(self.store, i, by=by, reason=reason) for i in dict.fromkeys(fact_ids)]
+            gone = withdraw(self.store, [r.fact.fact_id for r in results])
+        settle_stored(self.store, {k for r in results for k in fact_keys(r.fact)}, gone.rules)
+        self._statuses_changed()
+        return results
+
     def explain(self, fact_id: str) -> Proof:
         """The derivation tree of a fact down to sourced facts, each step with its rule id.
 

@@ -70,3 +70,22 @@ def test_a_long_cycle_of_transitive_facts_is_withdrawn_when_its_entry_goes(brain
     left = {(s, o) for s, p, o, src in _active_derived(brain) if p == "r"}
     # the ring is a chain n1 -> n2 -> n3 -> n0 now: its 6 pairs, nothing around the old cycle
     assert left == {("n1", "n2"), ("n1", "n3"), ("n1", "n0"), ("n2", "n3"), ("n2", "n0"), ("n3", "n0")}
+
+
+def test_retract_many_is_all_or_nothing_with_one_withdrawal(brain: Brain, tmp_path: Path) -> None:
+    import pytest
+
+    from kgbrain.errors import InputError
+
+    rows = [{"subject": "a", "predicate": "q", "object": "b"}, {"subject": "b", "predicate": "q", "object": "a"}]
+    brain.load([_facts(tmp_path, rows)])
+    brain.load([_write(tmp_path, "cycle.dl", CYCLE)])
+    before = _active_derived(brain)
+    ids = [_fact_id(brain, "a", "q", "b"), _fact_id(brain, "b", "q", "a")]
+    with pytest.raises(InputError):
+        brain.retract_many([*ids, "no-such-fact"], by="test")
+    assert _active_derived(brain) == before  # nothing retracted, nothing withdrawn
+    assert {f.status.value for f in brain.facts("a").facts if f.source == "facts.jsonl"} == {"active"}
+    results = brain.retract_many(ids, by="test")
+    assert [r.fact.fact_id for r in results] == ids
+    assert _active_derived(brain) == set()

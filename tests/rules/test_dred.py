@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from kgbrain.api import Brain
 
 CYCLE = """\
@@ -73,8 +75,6 @@ def test_a_long_cycle_of_transitive_facts_is_withdrawn_when_its_entry_goes(brain
 
 
 def test_retract_many_is_all_or_nothing_with_one_withdrawal(brain: Brain, tmp_path: Path) -> None:
-    import pytest
-
     from kgbrain.errors import InputError
 
     rows = [{"subject": "a", "predicate": "q", "object": "b"}, {"subject": "b", "predicate": "q", "object": "a"}]
@@ -89,3 +89,26 @@ def test_retract_many_is_all_or_nothing_with_one_withdrawal(brain: Brain, tmp_pa
     results = brain.retract_many(ids, by="test")
     assert [r.fact.fact_id for r in results] == ids
     assert _active_derived(brain) == set()
+
+
+def test_a_failing_withdrawal_leaves_the_retraction_undone(
+    brain: Brain, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kgbrain.errors import StoreError
+    from kgbrain.reasoning.rules import dred
+
+    brain.load([_facts(tmp_path, [{"subject": "a", "predicate": "q", "object": "b"}])])
+    brain.load([_write(tmp_path, "cycle.dl", CYCLE)])
+    before = _active_derived(brain)
+    fid = _fact_id(brain, "a", "q", "b")
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise StoreError("disk gone")
+
+    monkeypatch.setattr(dred, "_retract_facts", fail)  # after the derivations were marked lost
+    with pytest.raises(StoreError):
+        brain.retract(fid, by="test")
+    assert next(f for f in brain.facts("a").facts if f.fact_id == fid).status.value == "active"
+    assert _active_derived(brain) == before
+    lost = brain.store.run_generated("MATCH (d:Derivation) WHERE d.status = $l RETURN d.id AS id", l="lost")
+    assert lost == []  # the whole retraction rolled back, derivation statuses too

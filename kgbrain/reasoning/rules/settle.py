@@ -142,14 +142,17 @@ def _step(store: GraphStore, program: Program, rules: list[Rule], out: Settled) 
         recorded |= {r["id"] for r in store.run("tms_derivations_of_rule", rule=rule.id)}
     keys: set[str] = set()
     invalid = sorted(recorded - valid.keys())
+    dropped: set[str] = set()
     if invalid:
         w = withdraw_support(store, [], invalid)
+        dropped = set(w.facts_retracted)
         out.withdrawn += w.facts_retracted
         out.derivations_lost += w.derivations_lost
         by_id = {r.id: r for r in program.rules}
         for rule_id in w.rules:
             keys |= _head_keys(by_id[rule_id])
-    new = [c for d, c in valid.items() if d not in recorded]
+    # an instance found before the withdrawal may rest on a fact it took away (same-stratum rules)
+    new = [c for d, c in valid.items() if d not in recorded and not dropped.intersection(c.derivation.premises)]
     if new:
         stamp, report = record(store, new)
         out.added += report.derived

@@ -697,7 +697,7 @@ class Brain:
         from kgbrain.reasoning.rules.support import withdraw
 
         with self.store.transaction():
-            results = [truth.retract(self.store, i, by=by, reason=reason) for i in dict.fromkeys(fact_ids)]
+            results = truth.retract_many(self.store, list(dict.fromkeys(fact_ids)), by=by, reason=reason)
             gone = withdraw(self.store, [r.fact.fact_id for r in results])
         settle_stored(self.store, {k for r in results for k in fact_keys(r.fact)}, gone.rules)
         self._statuses_changed()

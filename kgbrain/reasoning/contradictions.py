@@ -39,6 +39,7 @@ LIVE = frozenset({Status.ACTIVE, Status.DISPUTED, Status.OUTDATED})
 # Links a disjointness violation is reached through.
 MEMBERSHIP = frozenset({"is_a", "instance_of"})
 _CHUNK = 20_000
+_FEW = 32  # up to this many ids, one scan testing each fact against the list beats the join
 
 
 class ConflictType(str, Enum):
@@ -358,8 +359,9 @@ def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[F
     """
     out: dict[str, Fact] = {f.fact_id: f for f in fresh}
     ids = sorted(set(fact_ids) - out.keys())
+    query = "tms_facts_get_few" if len(ids) <= _FEW else "tms_facts_get"
     for start in range(0, len(ids), _CHUNK):
-        for r in store.iterate("tms_facts_get", ids=ids[start : start + _CHUNK]):
+        for r in store.iterate(query, ids=ids[start : start + _CHUNK]):
             f = fact_from_row(r)
             out.setdefault(f.fact_id, f)
     return out

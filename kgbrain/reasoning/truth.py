@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import Enum
 from typing import Any
@@ -587,6 +587,64 @@ def retract(
         if closed:
             store.run("conflict_update", rows=[_update_row(r) for r in closing])
     return RetractResult(facts_by_id(store, [fact_id])[fact_id], fact.status, tuple(closed))
+
+
+def retract_many(
+    store: GraphStore,
+    fact_ids: Sequence[str],
+    *,
+    by: str | None = None,
+    reason: str | None = None,
+    now: datetime | None = None,
+) -> list[RetractResult]:
+    """`retract` for many facts in one transaction: all of them or none.
+
+    Facts in no conflict (nearly all) are retracted with a few set-wise statements (one fact lookup for all);
+    the others go through `retract` one by one, which undoes what their conflicts did.
+
+    Raises:
+        InputError: an unknown fact, a fact retracted already, or one named twice.
+        StoreError: the store failed.
+    """
+    now = now or datetime.now(timezone.utc)
+    ids = list(fact_ids)
+    if len(set(ids)) != len(ids):
+        raise InputError("a fact is named twice in one retraction")
+    with store.transaction():
+        facts = facts_by_id(store, ids)
+        for i in ids:
+            if i not in facts:
+                raise InputError(f"Unknown fact {i!r}; `kgbrain facts CONCEPT` shows fact ids.")
+            if facts[i].status is Status.RETRACTED:
+                raise InputError(f"Fact {i!r} is retracted already.")
+        involved = {i for r in list_conflicts(store, fact_ids=ids, with_facts=False) for i in r.fact_ids}
+        plain = [i for i in ids if i not in involved]
+        results: dict[str, RetractResult] = {}
+        if plain:
+            import pyarrow as pa
+
+            rows = pa.table(
+                {
+                    "fact_id": pa.array(plain, pa.string()),
+                    "previous_status": pa.array([facts[i].status.value for i in plain], pa.string()),
+                    "retracted_at": pa.array([_naive(now)] * len(plain), pa.timestamp("us")),
+                    "retracted_by": pa.array([by] * len(plain), pa.string()),
+                    "reason": pa.array([reason] * len(plain), pa.string()),
+                }
+            )
+            store.run("tms_retractions_put", rows=rows)
+            _write_facts(
+                store,
+                {i: (facts[i].confidence, Status.RETRACTED) for i in plain},
+                {i: facts[i].subject for i in plain},
+            )
+            for i in plain:
+                gone = replace(facts[i], status=Status.RETRACTED)
+                results[i] = RetractResult(gone, facts[i].status, ())
+        for i in ids:
+            if i in involved:
+                results[i] = retract(store, i, by=by, reason=reason, now=now)
+    return [results[i] for i in ids]
 
 
 @dataclass(frozen=True, slots=True)

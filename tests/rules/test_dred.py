@@ -112,3 +112,19 @@ def test_a_failing_withdrawal_leaves_the_retraction_undone(
     assert _active_derived(brain) == before
     lost = brain.store.run_generated("MATCH (d:Derivation) WHERE d.status = $l RETURN d.id AS id", l="lost")
     assert lost == []  # the whole retraction rolled back, derivation statuses too
+
+
+def test_retract_many_closes_conflicts_as_retract_does(brain: Brain, tmp_path: Path) -> None:
+    rows = [
+        {"subject": "x", "predicate": "q", "object": "y", "source": "s1"},
+        {"subject": "x", "predicate": "q", "object": "y", "polarity": False, "source": "s2"},
+        {"subject": "y", "predicate": "q", "object": "z", "source": "s1"},
+    ]
+    brain.load([_facts(tmp_path, rows)])
+    open_before = [c for c in brain.conflicts(status="open")]
+    assert open_before  # opposite polarity on x q y
+    ids = [f.fact_id for f in brain.facts("x").facts if f.source == "s2"] + [_fact_id(brain, "y", "q", "z")]
+    results = brain.retract_many(ids, by="test")
+    assert [r.fact.status.value for r in results] == ["retracted", "retracted"]
+    assert brain.conflicts(status="open") == []  # closed by the retraction, as `retract` closes it
+    assert {f.status.value for f in brain.facts("y").facts if f.predicate == "q" and f.subject == "y"} == {"retracted"}

@@ -32,6 +32,7 @@ from kgbrain.store.protocol import GraphStore
 
 WITHDRAWN_BY = "kgbrain:rules"
 _CHUNK = 5_000
+_FEW = 32  # up to this many fact ids, one scan testing each fact against the list beats the join
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +161,9 @@ def _retract_facts(store: GraphStore, ids: list[str], stamp: datetime, reason: s
     import pyarrow as pa
 
     done: list[str] = []
+    query = "tms_dred_facts_withdraw" if len(ids) <= _FEW else "tms_dred_facts_withdraw_many"
     for start in range(0, len(ids), _CHUNK):
-        done += [r["fact_id"] for r in store.run("tms_dred_facts_withdraw", ids=ids[start : start + _CHUNK])]
+        done += [r["fact_id"] for r in store.run(query, ids=ids[start : start + _CHUNK])]
     done = sorted(set(done))
     if done:
         rows = pa.table(

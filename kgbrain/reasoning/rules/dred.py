@@ -24,11 +24,11 @@ anchored scan of the facts to set the statuses of those withdrawn.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import GraphStore, Row
 
 WITHDRAWN_BY = "kgbrain:rules"
 _CHUNK = 5_000
@@ -77,7 +77,10 @@ def withdraw_support(
             for d_id, (_, premises, _) in support.items()
             if d_id in bad or any(p in dead_premises or (p in suspects and p not in holding) for p in premises)
         ]
-        for start in range(0, len(lost), _CHUNK):
+        if len(lost) <= _FEW:
+            for d_id in lost:
+                store.run("tms_derivation_lose_one", id=d_id)
+        for start in range(0, len(lost) if len(lost) > _FEW else 0, _CHUNK):
             store.run("rules_derivations_lose", ids=lost[start : start + _CHUNK])
         gone = sorted(suspects - holding)
         withdrawn = _retract_facts(store, gone, stamp, reason or _why(dead_premises, bad))
@@ -107,9 +110,7 @@ def _over_delete(store: GraphStore, start: set[str], heads: set[str]) -> set[str
     suspects = set(heads)
     frontier = sorted(start)
     while frontier:
-        reached: set[str] = set()
-        for i in range(0, len(frontier), _CHUNK):
-            reached |= {r["fact_id"] for r in store.run("tms_dred_using", ids=frontier[i : i + _CHUNK])}
+        reached = {r["fact_id"] for r in _by_ids(store, "tms_dred_using_one", "tms_dred_using", frontier)}
         frontier = sorted(reached - suspects)
         suspects |= reached
     return suspects
@@ -117,12 +118,20 @@ def _over_delete(store: GraphStore, start: set[str], heads: set[str]) -> set[str
 
 def _support(store: GraphStore, facts: set[str]) -> dict[str, tuple[str, tuple[str, ...], str]]:
     """Active derivations of the suspect facts: id -> (derived fact id, premises, rule)."""
-    ids = sorted(facts)
     out: dict[str, tuple[str, tuple[str, ...], str]] = {}
-    for start in range(0, len(ids), _CHUNK):
-        for r in store.run("tms_dred_support", ids=ids[start : start + _CHUNK]):
-            out[r["id"]] = (r["fact_id"], tuple(r["premises"]), r["rule"])
+    for r in _by_ids(store, "tms_dred_support_one", "tms_dred_support", sorted(facts)):
+        out[r["id"]] = (r["fact_id"], tuple(r["premises"]), r["rule"])
     return out
+
+
+def _by_ids(store: GraphStore, one: str, many: str, ids: list[str]) -> Iterator[Row]:
+    """Rows of `query` for these fact ids: one primary-key lookup each for a few, an UNWIND join for many."""
+    if len(ids) <= _FEW:
+        for i in ids:
+            yield from store.run(one, fact_id=i)
+        return
+    for start in range(0, len(ids), _CHUNK):
+        yield from store.run(many, ids=ids[start : start + _CHUNK])
 
 
 def _rederive(

@@ -389,15 +389,23 @@ def resolve(session: Session, conflict_id: str, keep: str, by: str) -> None:
 
 
 @cli.command()
-@click.argument("fact_id")
+@click.argument("fact_ids", metavar="FACT_ID...", nargs=-1, required=True)
 @click.option("--by", default=lambda: os.environ.get("USER") or "user", show_default="$USER", help="Who retracts it.")
 @click.option("--reason", help="Why (kept with the retraction record).")
 @pass_session
-def retract(session: Session, fact_id: str, by: str, reason: str | None) -> None:
-    """Mark FACT_ID retracted: it stays with its history, but reasoning no longer uses it."""
-    r = session.brain(write=True).retract(fact_id, by=by, reason=reason)
-    closed = f"; closed {len(r.closed)} open conflict(s)" if r.closed else ""
-    click.echo(f"{fact_id} retracted (was {r.previous_status.value}){closed}.")
+def retract(session: Session, fact_ids: tuple[str, ...], by: str, reason: str | None) -> None:
+    """Mark facts retracted: they stay with their history, but reasoning no longer uses them.
+
+    Several FACT_IDs are retracted together, all or none, with one truth-maintenance pass.
+    """
+    brain = session.brain(write=True)
+    if len(fact_ids) == 1:
+        results = [brain.retract(fact_ids[0], by=by, reason=reason)]
+    else:
+        results = brain.retract_many(fact_ids, by=by, reason=reason)
+    for r in results:
+        closed = f"; closed {len(r.closed)} open conflict(s)" if r.closed else ""
+        click.echo(f"{r.fact.fact_id} retracted (was {r.previous_status.value}){closed}.")
 
 
 @cli.command()

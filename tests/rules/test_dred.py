@@ -128,3 +128,24 @@ def test_retract_many_closes_conflicts_as_retract_does(brain: Brain, tmp_path: P
     assert [r.fact.status.value for r in results] == ["retracted", "retracted"]
     assert brain.conflicts(status="open") == []  # closed by the retraction, as `retract` closes it
     assert {f.status.value for f in brain.facts("y").facts if f.predicate == "q" and f.subject == "y"} == {"retracted"}
+
+
+def test_cli_retracts_several_facts_at_once(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kgbrain.cli import cli
+
+    db = tmp_path / "kb.kuzu"
+    rows = [{"subject": "a", "predicate": "q", "object": "b"}, {"subject": "b", "predicate": "q", "object": "a"}]
+    runner = CliRunner()
+    for path in (_facts(tmp_path, rows), _write(tmp_path, "cycle.dl", CYCLE)):
+        assert runner.invoke(cli, ["--db", str(db), "load", str(path)]).exit_code == 0
+    with Brain.open(db) as brain:
+        ids = [_fact_id(brain, "a", "q", "b"), _fact_id(brain, "b", "q", "a")]
+    bad = runner.invoke(cli, ["--db", str(db), "retract", *ids, "f_nope"])
+    assert bad.exit_code == 2  # nothing retracted
+    done = runner.invoke(cli, ["--db", str(db), "retract", *ids])
+    assert done.exit_code == 0
+    assert done.stdout == "".join(f"{i} retracted (was active).\n" for i in ids)
+    with Brain.open(db) as brain:
+        assert _active_derived(brain) == set()

@@ -401,6 +401,7 @@ class RdfMapper:
                     back, back_skipped = compiler.subclass(expr, named, anchor)
                     rules += back
                     skipped += back_skipped
+                self._schema_is_a(anchor, role, expr)
         elif role in ("Domain", "Range"):
             rules, skipped = owl_rules.domain_range(compiler, role.lower(), s, self.concept_id(s), read(o))
         elif role == "Chain":
@@ -422,6 +423,21 @@ class RdfMapper:
         out.mapped += 1 + self._consume(o)
         for kind in sorted(set(skipped)):
             out.skipped["class_expression:" + kind] += 1
+
+    def _schema_is_a(self, anchor: str, role: str | None, expr: owl_rules.Expr) -> None:
+        """The class hierarchy an intersection or union states (OWL 2 RL scm-int, scm-uni), as `is_a` facts.
+
+        The rules give members; the reasoner's hierarchy reads `is_a` facts, so without these `SpicyPizza ≡
+        Pizza ⊓ ∃hasTopping.SpicyTopping` left "Is a spicy pizza a pizza?" undecided.
+        """
+        if not isinstance(expr, (owl_rules.And, owl_rules.Or)):
+            return
+        named = [p.iri for p in expr.parts if isinstance(p, owl_rules.Named) and p.iri != owl_rules.THING]
+        ids = [c for c in map(self._concept, named) if c != anchor]
+        if isinstance(expr, owl_rules.And) and role in ("Equivalent", "IsA", "IntersectionOf"):
+            self._out.relations += [(anchor, "is_a", c) for c in ids]  # C ≡ C1 ⊓ ... ⊓ Cn: C ⊑ Ci
+        elif isinstance(expr, owl_rules.Or) and role in ("Equivalent", "UnionOf"):
+            self._out.relations += [(c, "is_a", anchor) for c in ids]  # C ≡ C1 ⊔ ... ⊔ Cn: Ci ⊑ C
 
     def _blank_props(self, node: str) -> list[tuple[str, Term]]:
         return [(p, o) for i in self._blank_out.get(node, ()) for _, p, o in [self._triples[i]]]

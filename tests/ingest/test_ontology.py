@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from rdflib import OWL, RDF, RDFS, BNode, URIRef
+from rdflib.collection import Collection
 
 from kgbrain.api import Brain
 from kgbrain.cli import cli
@@ -56,6 +57,7 @@ def expected_counts(graph: rdflib.Graph) -> dict[str, int]:
     for a, b in graph.subject_objects(OWL.equivalentClass):
         if isinstance(a, URIRef) and isinstance(b, URIRef):
             named |= {(a, b), (b, a)}
+    named |= schema_is_a(graph)
     disjoint = {
         (a, b) for a, b in graph.subject_objects(OWL.disjointWith) if isinstance(a, URIRef) and isinstance(b, URIRef)
     }
@@ -66,6 +68,23 @@ def expected_counts(graph: rdflib.Graph) -> dict[str, int]:
         if isinstance(s, URIRef) and isinstance(o, URIRef) and not str(o).startswith(BUILTIN) and s not in headers
     }
     return {"is_a": len(named), "disjoint_with": len(disjoint), "instance_of": len(types), "triples": len(graph)}
+
+
+def schema_is_a(graph: rdflib.Graph) -> set[tuple[URIRef, URIRef]]:
+    """OWL 2 RL scm-int / scm-uni: `C ≡ C1 ⊓ … ⊓ Cn` (or `C ⊑` it) gives C ⊑ Ci; `C ≡ C1 ⊔ … ⊔ Cn` gives Ci ⊑ C."""
+    pairs: set[tuple[URIRef, URIRef]] = set()
+    lists = [(c, kind, items) for kind in (OWL.intersectionOf, OWL.unionOf) for c, items in graph.subject_objects(kind)]
+    for c, p, expr in graph.triples((None, None, None)):  # C ≡ [list], C ⊑ [list]
+        if p in (OWL.equivalentClass, RDFS.subClassOf) and not isinstance(expr, URIRef):
+            lists += [(c, k, items) for k in (OWL.intersectionOf, OWL.unionOf) if p == OWL.equivalentClass or
+                      k == OWL.intersectionOf for items in graph.objects(expr, k)]  # fmt: skip
+    for c, kind, items in lists:
+        if not isinstance(c, URIRef):
+            continue
+        for m in Collection(graph, items):
+            if isinstance(m, URIRef) and m not in (c, OWL.Thing):
+                pairs.add((c, m) if kind == OWL.intersectionOf else (m, c))
+    return pairs
 
 
 @pytest.mark.parametrize(
@@ -219,7 +238,7 @@ def test_labels_in_russian_and_english_are_searchable(brain: Brain) -> None:
 
 def test_zoo_fixture_maps_every_rule(brain: Brain) -> None:
     [report] = brain.load([ZOO], trust=0.8)
-    assert report.per_predicate["is_a"] == 7  # 5 subClassOf + Cat/Feline both ways
+    assert report.per_predicate["is_a"] == 9  # 5 subClassOf + Cat/Feline both ways + Cat, Dog ⊑ Pet (scm-uni)
     assert report.per_predicate["disjoint_with"] == 4  # Bird/Mammal + AllDisjointClasses(Cat, Dog, Mouse)
     assert report.per_predicate["instance_of"] == 3
     assert report.skipped == {
@@ -284,7 +303,7 @@ def test_gzip_of_any_syntax_and_source_name_without_extensions(brain: Brain, tmp
     packed = tmp_path / "zoo.ttl.gz"
     packed.write_bytes(gzip.compress(ZOO.read_bytes()))
     [report] = brain.load([packed])
-    assert report.per_predicate["is_a"] == 7
+    assert report.per_predicate["is_a"] == 9
     assert source_name(packed) == source_name(ZOO) == "zoo"
     assert source_name(Path("schema.org.v2.nt.gz")) == "schema.org.v2"
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kgbrain.api import Brain
 from kgbrain.ingest.ntriples import Triple
 from kgbrain.ingest.ontology import _rdflib_triples, load_mapping, read_ontology
 from kgbrain.ingest.rdf_mapping import RdfMapper
+from kgbrain.reasoning.trace import Outcome
 from kgbrain.ruleset import Atom, Const, Var
 from tests.conftest import FIXTURES
 
@@ -86,8 +88,21 @@ def test_non_rl_positions_are_counted_as_skipped_and_every_triple_is_accounted_f
     assert sum(batch.owl2rl.values()) == len(batch.rules) == len(EXPECTED)
     extra = batch.extra
     assert extra["triples_mapped"] + extra["triples_skipped"] == extra["triples_read"]
-    # the mapped facts stay as they were: rules come in addition
-    assert sorted(batch.facts.column("predicate")) == ["disjoint_with", "is_a"]
+    # the mapped facts stay as they were, plus the hierarchy intersections and unions state (scm-int, scm-uni)
+    facts = batch.facts
+    triples = {
+        (s.split(":")[-1], p, o.split(":")[-1])
+        for s, p, o in zip(*map(facts.column, ("subject", "predicate", "object")), strict=True)
+    }
+    assert triples == {
+        ("Professor", "is_a", "Teacher"),  # stated
+        ("Cat", "disjoint_with", "Dog"),  # stated
+        ("Chair", "is_a", "Person"),  # Chair ≡ Person ⊓ ∃headOf.Department
+        ("Dean", "is_a", "Person"),
+        ("Vegetarian", "is_a", "Person"),  # Vegetarian ≡ Person ⊓ ∀eats.¬Meat
+        ("Student", "is_a", "Member"),  # Member ≡ Student ⊔ Staff
+        ("Staff", "is_a", "Member"),
+    }
 
 
 def _rename_blanks(triples: list[Triple], prefix: str) -> list[Triple]:
@@ -151,3 +166,12 @@ def test_pizza_restrictions_give_rules_where_owl2rl_has_them() -> None:
         if p == "is_a"
     ]
     assert [o for s, o in is_a if s == "pizza:Margherita"] == ["pizza:NamedPizza"]
+
+
+def test_defined_classes_join_the_hierarchy_questions_read(brain: Brain) -> None:
+    # pizza.owl: SpicyPizza ≡ Pizza ⊓ ∃hasTopping.SpicyTopping; without scm-int the hierarchy had no edge up.
+    brain.load([FIXTURES / "ontology" / "pizza.owl"])
+    for defined in ("SpicyPizza", "VegetarianPizza", "CheeseyPizza", "RealItalianPizza"):
+        assert brain.check(defined, "is_a", "Pizza").outcome is Outcome.SUPPORTED, defined
+    assert brain.ask("Is a spicy pizza a pizza?").outcome is Outcome.SUPPORTED
+    assert brain.check("SpicyPizza", "is_a", "PizzaTopping").outcome is Outcome.REFUTED  # Pizza disjoint_with it

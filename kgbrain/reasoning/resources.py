@@ -94,5 +94,10 @@ class ResourceMonitor:
         return self.update(cpu, ram)
 
 
+_ME: list[psutil.Process] = []  # psutil.Process() reads /proc on creation: made once per process
+
+
 def _process_rss_mb() -> float:
-    return float(psutil.Process().memory_info().rss) / 2**20
+    if not _ME or _ME[0].pid != os.getpid():  # (a forked worker is another process)
+        _ME[:] = [psutil.Process()]
+    return float(_ME[0].memory_info().rss) / 2**20

@@ -83,6 +83,10 @@ class Service:
             store: Any = self.writer.store
             store.commit_guard = self._commit_window
             store.on_commit.append(self._committed)
+        # Between two writes a named query returns the same rows: the reader keeps them (dropped at each commit).
+        cache_reads = getattr(self.reader.store, "cache_reads", None)
+        if cache_reads is not None:
+            cache_reads()
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-writer")
         self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-reader")
         self.store_path = getattr(opened.store, "path", None)
@@ -124,6 +128,9 @@ class Service:
         # Runs in the writer thread right after COMMIT, with readers held off by the commit guard.
         reports: list[LoadReport | None] = [*self._pending] or [None]
         self._pending.clear()
+        forget = getattr(self.reader.store, "forget_reads", None)
+        if forget is not None:
+            forget()
         for report in reports:
             self.reader.changed(report)
 

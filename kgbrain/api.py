@@ -739,11 +739,12 @@ class Brain:
         self._statuses_changed()
         return result
 
-    def changed(self, report: LoadReport | None = None) -> None:
+    def changed(self, report: LoadReport | None = None, *, subjects: set[str] | None = None) -> None:
         """Another connection to this database committed a write: bring what was built from the data up to date.
 
         `report` says what a load added (then only those concepts' names and vectors are re-read); None
-        means statuses or confidences changed. The fact mirror is re-read on next use.
+        means statuses or confidences changed. `subjects`, when known, are the concepts whose facts the write
+        added or changed: the fact mirror re-reads just those; otherwise it is re-read on next use.
 
         Raises:
             StoreError: the store failed.
@@ -753,7 +754,7 @@ class Brain:
         report = report or LoadReport(file="kgbrain:truth-maintenance")
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
-            reasoner.on_load(self, report)
+            reasoner.refresh(subjects, report)
         if self.__dict__.get("_cognition") is not None:
             _names_changed(self, report)
 

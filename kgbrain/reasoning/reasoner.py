@@ -177,6 +177,50 @@ class Reasoner(IntentAnswers):
         touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
         self.analogies.update(touched)
 
+    def refresh(self, subjects: set[str] | None, report: Any) -> None:
+        """After a write that added or changed the facts of `subjects` only: re-read just those into the mirror
+        (see mirror_delta) instead of dropping it; None (not known which), or no mirror yet, is `on_load`.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        graph = self._graph
+        if subjects is None or graph is None:
+            self.on_load(None, report)
+            return
+        from kgbrain.reasoning.mirror_delta import refreshed
+
+        before = self._hierarchy
+        self._graph = refreshed(graph, self.store, subjects) if subjects else graph
+        self._stamp = fingerprint(self.store)
+        self._predicates = None
+        self._hierarchy = None
+        self._causal = None
+        self._parts = None
+        self.deducer.invalidate()
+        self.linker.invalidate()
+        if before is not None and before._reach is not None:
+            # The reachability labels depend on the is_a/instance_of edges alone: kept when those did not change.
+            after = Hierarchy(self._graph)
+            if np.array_equal(after.offsets, before.offsets) and np.array_equal(after.targets, before.targets):
+                after.use_reach(before._reach)
+                self._hierarchy = after
+        touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
+        self.analogies.update(touched)
+
+    def persist(self) -> None:
+        """Save the mirror for the data it was refreshed to (a later process then opens it instead of reading every
+        fact); nothing without an index folder or a mirror.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if self.index_dir is None or self._graph is None or self._stamp is None:
+            return
+        if self._stamp == fingerprint(self.store):
+            with contextlib.suppress(OSError):
+                self._graph.save(self.index_dir, self._stamp)
+
     # -- checks --------------------------------------------------------------------------------
 
     def check(self, subject: str, predicate: str, obj: str, polarity: bool = True) -> Check:

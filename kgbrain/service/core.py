@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kgbrain.api import Brain
-from kgbrain.errors import InputError
+from kgbrain.errors import InputError, KgbrainError
 from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.models import (
@@ -83,6 +83,7 @@ class Service:
             store: Any = self.writer.store
             store.commit_guard = self._commit_window
             store.on_commit.append(self._committed)
+            store.track_facts()  # each commit names the subjects it touched: the reader re-reads only those
         # Between two writes a named query returns the same rows: the reader keeps them (dropped at each commit).
         cache_reads = getattr(self.reader.store, "cache_reads", None)
         if cache_reads is not None:
@@ -102,6 +103,10 @@ class Service:
         """Finish queued work and close both connections (the reader first: it shares the database)."""
         self._writes.shutdown(wait=True)
         self._reads.shutdown(wait=True)
+        reasoner = self.reader.__dict__.get("_reasoner")
+        if reasoner is not None and self.writer is not None:
+            with contextlib.suppress(KgbrainError):  # a cache: the next process rebuilds it
+                reasoner.persist()
         if self.writer is not None:
             self.reader.close()
             self.writer.close()
@@ -131,8 +136,11 @@ class Service:
         forget = getattr(self.reader.store, "forget_reads", None)
         if forget is not None:
             forget()
-        for report in reports:
-            self.reader.changed(report)
+        assert self.writer is not None
+        take = getattr(self.writer.store, "take_touched", None)
+        touched: set[str] | None = take() if take is not None else None
+        for n, report in enumerate(reports):
+            self.reader.changed(report, subjects=touched if n == 0 else set())
 
     async def read(self, fn: Callable[[Brain], T]) -> T:
         """Run `fn(reader brain)` off the event loop, one read at a time."""

@@ -54,6 +54,8 @@ LOCK_TIMEOUT_S = 30.0
 WRITE_COUNTER = "write_counter"
 READ_CACHE_ENTRIES = 20_000  # named-query results a server's reader keeps between writes
 PREPARED_STATEMENTS = 1_000  # per connection
+# A named query that changes fact edges (they take `$subjects`): SET on the relationship of a `-[r]->` pattern.
+_FACT_UPDATE = re.compile(r"-\[r(:[^\]]*)?\]->.*\bSET\s+r\.", re.S)
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|COPY)\b")
 
 
@@ -112,6 +114,9 @@ class KuzuStore:
         self.on_commit: list[Callable[[], None]] = []
         self._read_cache: dict[tuple[str, str], list[Row]] | None = None
         self._prepared: tuple[Any, dict[str, Any]] | None = None
+        # Subjects whose facts a write added or changed, when asked for (`track_facts`); None inside: unknown.
+        self._touched: set[str] | None = None
+        self._tracking = False
         if self.path is not None:
             if read_only and not self.path.exists():
                 raise StoreError(f"database {str(self.path)!r} does not exist (`kgbrain init` or `load` creates one)")
@@ -235,6 +240,26 @@ class KuzuStore:
             cache[key] = rows
         return [dict(r) for r in rows]  # callers may change the rows they get
 
+    def track_facts(self) -> None:
+        """Record the subjects of the facts every write adds or changes (see `take_touched`)."""
+        self._tracking = True
+        self._touched = set()
+
+    def take_touched(self) -> set[str] | None:
+        """The subjects whose facts were added or changed since the last call (re-reading their facts brings a
+        mirror up to date); None when a write changed facts in a way that names no subjects."""
+        touched = self._touched
+        self._touched = set()
+        return touched
+
+    def _touch(self, subjects: Any) -> None:
+        if self._touched is None:
+            return
+        if isinstance(subjects, list) and all(isinstance(s, str) for s in subjects):
+            self._touched.update(subjects)
+        else:
+            self._touched = None
+
     def cache_reads(self) -> None:
         """Keep the rows of named queries until `forget_reads` (a server's reader: its owner calls that at every
         commit, while no read runs, so a cached row is always what the query would return now)."""
@@ -258,6 +283,8 @@ class KuzuStore:
         null_lists = sorted(p for p in query.list_params if params[p] is None)
         if null_lists:
             raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
+        if self._tracking and _FACT_UPDATE.search(query.text):
+            self._touch(params.get("subjects"))
         yield from _rows(self._execute(query.text, params, what=f"query {name!r}"), f"query {name!r}")
 
     def run_generated(self, text: str, /, **params: Any) -> list[Row]:
@@ -276,6 +303,8 @@ class KuzuStore:
         wanted = set(_GENERATED_PARAM.findall(text))
         if set(params) != wanted:
             raise QueryError(f"generated statement: expected params {sorted(wanted)}, got {sorted(params)}")
+        if self._tracking and _WRITES.search(text):
+            self._touch(None)
         return list(_rows(self._execute(text, params, what="generated statement"), "generated statement"))
 
     def iterate_table(self, template: str, table: str, /, **params: Any) -> Iterator[Row]:
@@ -292,6 +321,8 @@ class KuzuStore:
         source, target, _ = schema.REL_TABLES[table]
         text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
         what = f"query {template!r} on {table}"
+        if self._tracking and _WRITES.search(text):
+            self._touch(None)
         yield from _rows(self._execute(text, params, what=what), what)
 
     def explain(self, name: str) -> None:
@@ -415,6 +446,8 @@ class KuzuStore:
             raise QueryError(f"copy into unknown table {table!r}")
         if rows.num_rows == 0:
             return
+        if self._tracking and table in schema.REL_TABLES:
+            self._touch(rows.column(0).to_pylist())
         with self.transaction():
             self._execute(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}").close()
 
@@ -433,6 +466,8 @@ class KuzuStore:
             if not self._rel_table_has_rows(table):
                 self.copy(table, rows)
                 return
+            if self._tracking:
+                self._touch(rows.column(0).to_pylist())
             source, target, props = schema.REL_TABLES[table]
             text = _template("append_rels").replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
             text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace(
@@ -538,6 +573,8 @@ class KuzuStore:
         other._connected = False
         other._read_cache = None
         other._prepared = None
+        other._touched = None
+        other._tracking = False
         self._connected = True
         return other
 

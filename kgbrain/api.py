@@ -17,6 +17,7 @@ from kgbrain.knowledge import Fact
 from kgbrain.resources import resource_dir
 from kgbrain.ruleset import Atom, Program, Rule
 from kgbrain.store import KuzuStore
+from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 from kgbrain.store.schema import latest_version
@@ -739,12 +740,12 @@ class Brain:
         self._statuses_changed()
         return result
 
-    def changed(self, report: LoadReport | None = None, *, subjects: set[str] | None = None) -> None:
+    def changed(self, report: LoadReport | None = None, *, delta: FactDelta | None = None) -> None:
         """Another connection to this database committed a write: bring what was built from the data up to date.
 
         `report` says what a load added (then only those concepts' names and vectors are re-read); None
-        means statuses or confidences changed. `subjects`, when known, are the concepts whose facts the write
-        added or changed: the fact mirror re-reads just those; otherwise it is re-read on next use.
+        means statuses or confidences changed. `delta`, when recorded, is what the write did to the facts (the
+        writing store's `take_delta`): the fact mirror applies it; otherwise it is re-read on next use.
 
         Raises:
             StoreError: the store failed.
@@ -754,7 +755,7 @@ class Brain:
         report = report or LoadReport(file="kgbrain:truth-maintenance")
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
-            reasoner.refresh(subjects, report)
+            reasoner.refresh(delta, report)
         if self.__dict__.get("_cognition") is not None:
             _names_changed(self, report)
 

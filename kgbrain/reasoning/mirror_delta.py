@@ -1,15 +1,17 @@
-"""Bring the fact mirror up to date after a write by re-reading only the concepts the write touched.
+"""Bring the fact mirror up to date after a write from what the write did, instead of reading every fact again.
 
-A server keeps one mirror for its whole life; rebuilding it after every write reads every fact again (about 17 s
-on a 1M-fact knowledge base). A write names the subjects whose facts it added or changed
-(`KuzuStore.take_touched`), so the mirror drops its rows for those subjects and reads theirs again, subject-
-anchored (queries/graph_facts_of.cypher), which keeps it equal to a rebuilt one (tests/reasoning/
-test_mirror_delta.py holds it to that over random loads, retractions and resolutions):
+A server keeps one mirror for its whole life; rebuilding it after a write reads every fact (about 17 s on a 1M-fact
+knowledge base). The writing store records what each committed write did to the facts between two concepts
+(`KuzuStore.take_delta`: appended rows, status and confidence updates by fact id), and `applied` makes a new mirror
+from the old one and that record. Where the record cannot place a fact (a derived fact revived, an update that may
+bring back a fact the mirror never held) the subjects concerned are read again (`refreshed`: subject-anchored, a
+table at a time, queries/templates/graph_facts_of.cypher). tests/reasoning/test_mirror_delta.py holds the result
+equal to a rebuilt mirror over random loads, retractions and resolutions:
 
-- a fact whose status or confidence changed, or that a write added, has a touched subject, so every active fact
-  is in the mirror with its current values and no other fact is;
-- `inactive` (concepts at either end of an inactive fact) can gain members only from the re-read rows and lose
-  them only where a re-read fact turned active, so just those concepts are asked about again.
+- every fact added or whose status or confidence changed is in the record (or its subject is read again), so
+  every active fact is in the mirror with its current values and no other fact is;
+- `inactive` (concepts at either end of an inactive fact) gains the ends of facts that went inactive and loses
+  members only where a fact turned active, which happens only on the re-read path (it asks about those again).
 
 Concept ids of concepts the mirror knew stay the same (new ones are appended), so the integer order of concepts
 differs from a rebuild's; nothing reads meaning into that order (a rebuild's own order is Kùzu's scan order).
@@ -23,9 +25,65 @@ from typing import Any
 import numpy as np
 
 from kgbrain.reasoning.graph import FactGraph
+from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
+from kgbrain.store.schema import CORE_TABLES, GENERIC_TABLE
 
 CHUNK = 2_000  # subjects per query
+CONCEPT_TABLES = sorted({*CORE_TABLES.values(), GENERIC_TABLE})  # the fact tables between two concepts
+
+
+def applied(graph: FactGraph, store: GraphStore, delta: FactDelta) -> FactGraph:
+    """A new mirror: `graph` with what `delta` recorded (`graph` is left unchanged).
+
+    Facts the delta cannot place (an update that may make a fact active that the mirror never held) have their
+    subjects read again (`refreshed`).
+
+    Raises:
+        StoreError: the store failed.
+    """
+    updated = delta.updated
+    keep = np.ones(graph.facts, dtype=bool)
+    confidence = graph.confidence
+    inactive = set(graph.inactive)
+    names = graph.names
+    seen: set[str] = set()
+    if updated:
+        confidence = confidence.copy()
+        for subject in sorted(delta.update_subjects):
+            i = graph.index.get(subject)
+            if i is None:
+                continue
+            for pos in range(int(graph.out_offsets[i]), int(graph.out_offsets[i + 1])):
+                fid = graph.fact_id[pos].decode("utf-8")
+                change = updated.get(fid)
+                if change is None:
+                    continue
+                seen.add(fid)
+                status, conf = change
+                if status == "active":
+                    confidence[pos] = conf
+                else:
+                    keep[pos] = False
+                    inactive |= {names[int(graph.subject[pos])], names[int(graph.object[pos])]}
+    rows = []
+    for row in delta.added:
+        fid = row["fact_id"]
+        status, conf = updated.get(fid, (row["status"], row["confidence"]))
+        seen.add(fid)
+        if status == "active":
+            rows.append({**row, "status": status, "confidence": conf})
+        else:
+            inactive |= {row["subject"], row["object"]}
+    # An update the mirror could not place that leaves a fact active: a fact coming back (or a literal fact, not
+    # mirrored); its subject is among the batch's.
+    reread = set(delta.reread)
+    if any(status == "active" for fid, (status, _) in updated.items() if fid not in seen):
+        reread |= delta.update_subjects
+    dropped = {names[i] for i in np.unique(graph.object[~keep]).tolist()}
+    dropped |= {names[i] for i in np.unique(graph.subject[~keep]).tolist()}
+    g = _rebuild(graph, keep, confidence, rows, inactive, dropped)
+    return refreshed(g, store, reread) if reread else g
 
 
 def refreshed(graph: FactGraph, store: GraphStore, subjects: Collection[str]) -> FactGraph:
@@ -36,17 +94,31 @@ def refreshed(graph: FactGraph, store: GraphStore, subjects: Collection[str]) ->
     """
     wanted = sorted(subjects)
     rows: list[dict[str, Any]] = []
-    for start in range(0, len(wanted), CHUNK):
-        rows += store.run("graph_facts_of", subjects=wanted[start : start + CHUNK])
+    for table in CONCEPT_TABLES:
+        for start in range(0, len(wanted), CHUNK):
+            rows += store.iterate_table("graph_facts_of", table, subjects=wanted[start : start + CHUNK])
     active = [r for r in rows if r["status"] == "active"]
+    touched = np.asarray(sorted(graph.index[s] for s in wanted if s in graph.index), dtype=np.int32)
+    keep = ~np.isin(graph.subject, touched) if len(touched) else np.ones(graph.facts, dtype=bool)
+    # Only touched subjects and the objects of their dropped rows can have lost all their facts.
+    dropped = {graph.names[i] for i in np.unique(graph.object[~keep]).tolist()} | set(wanted)
+    inactive = _inactive(graph, store, wanted, rows, active)
+    return _rebuild(graph, keep, graph.confidence, active, inactive, dropped)
+
+
+def _rebuild(
+    graph: FactGraph,
+    keep: np.ndarray,
+    confidence: np.ndarray,
+    active: list[dict[str, Any]],
+    inactive: set[str],
+    dropped: set[str],
+) -> FactGraph:
+    """`graph`'s rows where `keep` (with `confidence`), plus the `active` rows, each where its subject sorts."""
     g = FactGraph(())
     g.names, g.index = list(graph.names), dict(graph.index)
     g.pred_names, g.pred_index = list(graph.pred_names), dict(graph.pred_index)
     g.source_names, g.source_index = list(graph.source_names), dict(graph.source_index)
-
-    # Drop every row of a touched subject, then put the re-read active rows where their subject sorts.
-    touched = np.asarray(sorted(graph.index[s] for s in wanted if s in graph.index), dtype=np.int32)
-    keep = ~np.isin(graph.subject, touched) if len(touched) else np.ones(len(graph.subject), dtype=bool)
     subj = np.asarray([_id(g.index, g.names, r["subject"]) for r in active], dtype=np.int32)
     obj = np.asarray([_id(g.index, g.names, r["object"]) for r in active], dtype=np.int32)
     pred = np.asarray([_id(g.pred_index, g.pred_names, r["predicate"]) for r in active], dtype=np.int16)
@@ -54,8 +126,16 @@ def refreshed(graph: FactGraph, store: GraphStore, subjects: Collection[str]) ->
     width = max([graph.fact_id.dtype.itemsize, 1] + [len(r["fact_id"].encode("utf-8")) for r in active])
     fid = np.asarray([r["fact_id"].encode("utf-8") for r in active], dtype=f"S{width}")
     order = np.lexsort((fid, subj))
+    # Each new row goes where (subject, fact id) sorts among the kept rows, as in a rebuilt mirror.
     kept_subject = graph.subject[keep]
     at = np.searchsorted(kept_subject, subj[order], side="left")
+    upto = np.searchsorted(kept_subject, subj[order], side="right")
+    shared = np.nonzero(upto > at)[0]
+    if len(shared):
+        kept_fid = graph.fact_id[keep]
+        for k in shared.tolist():
+            lo, hi = int(at[k]), int(upto[k])
+            at[k] = lo + int(np.searchsorted(kept_fid[lo:hi], fid[order[k]]))
     new: dict[str, np.ndarray] = {
         "subject": subj,
         "object": obj,
@@ -65,16 +145,16 @@ def refreshed(graph: FactGraph, store: GraphStore, subjects: Collection[str]) ->
         "fact_id": fid,
         "source": src,
     }
+    everything = keep.all()
     for name, column in new.items():
-        old: np.ndarray = getattr(graph, name)[keep]
+        old: np.ndarray = confidence if name == "confidence" else getattr(graph, name)
+        old = old if everything else old[keep]
         if name == "fact_id":
             old = old.astype(fid.dtype)
         setattr(g, name, np.insert(old, at, column[order]) if len(order) else old)
-
-    g.inactive = _inactive(graph, store, wanted, rows, active)
-    # A concept all of whose active facts went is not in a rebuilt mirror (whose index says which concepts
-    # have facts): only touched subjects and the objects of their dropped rows can be such.
-    dropped = {graph.names[i] for i in np.unique(graph.object[~keep]).tolist()} | set(wanted)
+    g.inactive = inactive
+    # A concept all of whose active facts went is not in a rebuilt mirror (whose index says which concepts have
+    # facts).
     _drop_orphans(g, sorted(c for c in dropped if c in g.index))
     n = len(g.names)
     g.out_offsets = _offsets(g.subject, n)
@@ -93,8 +173,10 @@ def _inactive(
     # touched and its object is an object of a re-read active row.
     doubtful = sorted(((set(subjects) | {r["object"] for r in active}) & graph.inactive) - ends)
     still: set[str] = set()
-    for start in range(0, len(doubtful), CHUNK):
-        still |= {r["id"] for r in store.run("graph_inactive_of", ids=doubtful[start : start + CHUNK])}
+    for table in CONCEPT_TABLES:
+        for start in range(0, len(doubtful), CHUNK):
+            part = doubtful[start : start + CHUNK]
+            still |= {r["id"] for r in store.iterate_table("graph_inactive_of", table, ids=part)}
     return (graph.inactive - set(doubtful)) | ends | still
 
 

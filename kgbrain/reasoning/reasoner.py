@@ -39,6 +39,7 @@ from kgbrain.reasoning.reach import ReachIndex
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
 from kgbrain.reasoning.understanding import YES_NO_PREDICATES, understand
+from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
 
 DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
@@ -177,21 +178,21 @@ class Reasoner(IntentAnswers):
         touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
         self.analogies.update(touched)
 
-    def refresh(self, subjects: set[str] | None, report: Any) -> None:
-        """After a write that added or changed the facts of `subjects` only: re-read just those into the mirror
-        (see mirror_delta) instead of dropping it; None (not known which), or no mirror yet, is `on_load`.
+    def refresh(self, delta: FactDelta | None, report: Any) -> None:
+        """After a write another connection committed: apply what it did to the facts (`delta`, see
+        mirror_delta) to the mirror instead of dropping it; None (not recorded), or no mirror yet, is `on_load`.
 
         Raises:
             StoreError: the store failed.
         """
         graph = self._graph
-        if subjects is None or graph is None:
+        if delta is None or delta.unknown or graph is None:
             self.on_load(None, report)
             return
-        from kgbrain.reasoning.mirror_delta import refreshed
+        from kgbrain.reasoning.mirror_delta import applied
 
         before = self._hierarchy
-        self._graph = refreshed(graph, self.store, subjects) if subjects else graph
+        self._graph = applied(graph, self.store, delta) if not delta.empty else graph
         self._stamp = fingerprint(self.store)
         self._predicates = None
         self._hierarchy = None

@@ -47,6 +47,7 @@ from kgbrain.models import (
     VerdictOut,
 )
 from kgbrain.service.paging import page
+from kgbrain.store.delta import FactDelta
 
 T = TypeVar("T")
 
@@ -83,7 +84,7 @@ class Service:
             store: Any = self.writer.store
             store.commit_guard = self._commit_window
             store.on_commit.append(self._committed)
-            store.track_facts()  # each commit names the subjects it touched: the reader re-reads only those
+            store.track_facts()  # the store records what each commit did to the facts: the reader applies it
         # Between two writes a named query returns the same rows: the reader keeps them (dropped at each commit).
         cache_reads = getattr(self.reader.store, "cache_reads", None)
         if cache_reads is not None:
@@ -137,10 +138,10 @@ class Service:
         if forget is not None:
             forget()
         assert self.writer is not None
-        take = getattr(self.writer.store, "take_touched", None)
-        touched: set[str] | None = take() if take is not None else None
+        take = getattr(self.writer.store, "take_delta", None)
+        delta: FactDelta | None = take() if take is not None else None
         for n, report in enumerate(reports):
-            self.reader.changed(report, subjects=touched if n == 0 else set())
+            self.reader.changed(report, delta=delta if n == 0 else FactDelta())
 
     async def read(self, fn: Callable[[Brain], T]) -> T:
         """Run `fn(reader brain)` off the event loop, one read at a time."""

@@ -41,6 +41,7 @@ from kuzu.prepared_statement import PreparedStatement
 
 from kgbrain.errors import InputError, QueryError, SchemaVersionError, StoreError
 from kgbrain.store import schema
+from kgbrain.store.delta import FactDelta
 from kgbrain.store.lock import FileLock
 from kgbrain.store.queries import load_query, load_template
 
@@ -114,9 +115,8 @@ class KuzuStore:
         self.on_commit: list[Callable[[], None]] = []
         self._read_cache: dict[tuple[str, str], list[Row]] | None = None
         self._prepared: tuple[Any, dict[str, Any]] | None = None
-        # Subjects whose facts a write added or changed, when asked for (`track_facts`); None inside: unknown.
-        self._touched: set[str] | None = None
-        self._tracking = False
+        self._delta: FactDelta | None = None  # what committed writes did to the facts (`track_facts`)
+        self._pending_delta = FactDelta()  # what the running transaction did
         if self.path is not None:
             if read_only and not self.path.exists():
                 raise StoreError(f"database {str(self.path)!r} does not exist (`kgbrain init` or `load` creates one)")
@@ -241,24 +241,35 @@ class KuzuStore:
         return [dict(r) for r in rows]  # callers may change the rows they get
 
     def track_facts(self) -> None:
-        """Record the subjects of the facts every write adds or changes (see `take_touched`)."""
-        self._tracking = True
-        self._touched = set()
+        """Record what every write does to the facts between two concepts (see `take_delta`)."""
+        self._delta = FactDelta()
 
-    def take_touched(self) -> set[str] | None:
-        """The subjects whose facts were added or changed since the last call (re-reading their facts brings a
-        mirror up to date); None when a write changed facts in a way that names no subjects."""
-        touched = self._touched
-        self._touched = set()
-        return touched
+    def take_delta(self) -> FactDelta | None:
+        """What writes did to the facts since the last call (None: not tracking)."""
+        delta = self._delta
+        if delta is not None:
+            self._delta = FactDelta()
+        return delta
 
-    def _touch(self, subjects: Any) -> None:
-        if self._touched is None:
+    def _record_rows(self, table: str, rows: Any) -> None:
+        source, target, props = schema.REL_TABLES[table]
+        if (source, target) != ("Concept", "Concept") or "fact_id" not in props:
             return
-        if isinstance(subjects, list) and all(isinstance(s, str) for s in subjects):
-            self._touched.update(subjects)
-        else:
-            self._touched = None
+        columns = rows.rename_columns(["subject", "object", *rows.column_names[2:]]).to_pylist()
+        self._pending_delta.added += columns
+
+    def _record_update(self, params: dict[str, Any]) -> None:
+        delta = self._pending_delta
+        subjects, ids = params.get("subjects"), params.get("ids")
+        statuses, confidences = params.get("statuses"), params.get("confidences")
+        if not isinstance(subjects, list) or not isinstance(ids, list):
+            delta.unknown = True
+        elif isinstance(statuses, list) and isinstance(confidences, list):
+            for fact_id, status, confidence in zip(ids, statuses, confidences, strict=True):
+                delta.updated[fact_id] = (status, float(confidence))
+            delta.update_subjects.update(subjects)
+        else:  # a revival: the facts come back with all their columns, read again
+            delta.reread.update(subjects)
 
     def cache_reads(self) -> None:
         """Keep the rows of named queries until `forget_reads` (a server's reader: its owner calls that at every
@@ -283,8 +294,8 @@ class KuzuStore:
         null_lists = sorted(p for p in query.list_params if params[p] is None)
         if null_lists:
             raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
-        if self._tracking and _FACT_UPDATE.search(query.text):
-            self._touch(params.get("subjects"))
+        if self._delta is not None and _FACT_UPDATE.search(query.text):
+            self._record_update(params)  # (a write query runs inside a transaction: see `run`)
         yield from _rows(self._execute(query.text, params, what=f"query {name!r}"), f"query {name!r}")
 
     def run_generated(self, text: str, /, **params: Any) -> list[Row]:
@@ -303,8 +314,8 @@ class KuzuStore:
         wanted = set(_GENERATED_PARAM.findall(text))
         if set(params) != wanted:
             raise QueryError(f"generated statement: expected params {sorted(wanted)}, got {sorted(params)}")
-        if self._tracking and _WRITES.search(text):
-            self._touch(None)
+        if self._delta is not None and _WRITES.search(text):
+            self._pending_delta.unknown = True
         return list(_rows(self._execute(text, params, what="generated statement"), "generated statement"))
 
     def iterate_table(self, template: str, table: str, /, **params: Any) -> Iterator[Row]:
@@ -321,8 +332,8 @@ class KuzuStore:
         source, target, _ = schema.REL_TABLES[table]
         text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
         what = f"query {template!r} on {table}"
-        if self._tracking and _WRITES.search(text):
-            self._touch(None)
+        if self._delta is not None and _WRITES.search(text):
+            self._pending_delta.unknown = True
         yield from _rows(self._execute(text, params, what=what), what)
 
     def explain(self, name: str) -> None:
@@ -384,6 +395,8 @@ class KuzuStore:
                 self._bump_write_counter(writing=True)
             self._execute("BEGIN TRANSACTION", {}, what="BEGIN").close()
             self._in_tx = True
+            if self._delta is not None:
+                self._pending_delta = FactDelta()  # what this transaction does; dropped if it rolls back
             try:
                 yield
             except BaseException:
@@ -397,6 +410,8 @@ class KuzuStore:
                     self._execute("COMMIT", {}, what="COMMIT").close()
                     if self._counting:
                         self._bump_write_counter(writing=False)
+                    if self._delta is not None:
+                        self._delta.merge(self._pending_delta)
                     for hook in self.on_commit:
                         hook()
             finally:
@@ -446,9 +461,9 @@ class KuzuStore:
             raise QueryError(f"copy into unknown table {table!r}")
         if rows.num_rows == 0:
             return
-        if self._tracking and table in schema.REL_TABLES:
-            self._touch(rows.column(0).to_pylist())
         with self.transaction():
+            if self._delta is not None and table in schema.REL_TABLES:
+                self._record_rows(table, rows)
             self._execute(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}").close()
 
     def append_rels(self, table: str, rows: Any) -> None:
@@ -466,8 +481,8 @@ class KuzuStore:
             if not self._rel_table_has_rows(table):
                 self.copy(table, rows)
                 return
-            if self._tracking:
-                self._touch(rows.column(0).to_pylist())
+            if self._delta is not None:
+                self._record_rows(table, rows)
             source, target, props = schema.REL_TABLES[table]
             text = _template("append_rels").replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
             text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace(
@@ -573,8 +588,8 @@ class KuzuStore:
         other._connected = False
         other._read_cache = None
         other._prepared = None
-        other._touched = None
-        other._tracking = False
+        other._delta = None
+        other._pending_delta = FactDelta()
         self._connected = True
         return other
 

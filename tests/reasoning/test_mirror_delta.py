@@ -22,7 +22,9 @@ from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.reasoner import Reasoner
 
 CONCEPTS = ["ant", "bee", "cat", "dog", "eel", "fox"]
-PREDICATES = ["is_a", "part_of", "causes", "has_property", "likes"]
+PREDICATES = ["is_a", "part_of", "causes", "has_property", "likes", "hates"]
+# Declared opposite: facts with both between two concepts lose confidence and stay active.
+DECLARATIONS = '{"subject": "likes", "predicate": "opposite_of", "object": "hates"}\n'
 SOURCES = [("lab", 0.9), ("blog", 0.3), ("wiki", 0.6)]
 
 fact = st.tuples(
@@ -86,7 +88,7 @@ def apply(brain: Brain, op: tuple[Any, ...], folder: Path, n: int) -> None:
                 brain.resolve_conflict(conflict.id, keep=keep, by="tester")
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(operation, min_size=1, max_size=6))
 def test_refreshed_mirror_equals_rebuilt(tmp_path_factory: Any, ops: list[tuple[Any, ...]]) -> None:
     folder = tmp_path_factory.mktemp("delta")
@@ -95,19 +97,23 @@ def test_refreshed_mirror_equals_rebuilt(tmp_path_factory: Any, ops: list[tuple[
         store.track_facts()
         reader_store = store.connect()
         try:
+            (folder / "declare.jsonl").write_text(DECLARATIONS, encoding="utf-8")
+            writer.load([folder / "declare.jsonl"])
+            store.take_delta()
             reader = Reasoner(reader_store)
             reader.graph()
             for n, op in enumerate(ops):
                 apply(writer, op, folder, n)
-                touched = store.take_touched()
-                assert touched is not None  # every write here names its subjects
-                reader.refresh(touched, LoadReport(file="test"))
+                delta = store.take_delta()
+                assert delta is not None
+                assert not delta.unknown  # every write here is recorded
+                reader.refresh(delta, LoadReport(file="test"))
                 assert canonical(reader.graph()) == canonical(FactGraph.load(reader_store)), op
         finally:
             reader_store.close()
 
 
-def test_refresh_after_status_change_reads_only_touched_subjects(tmp_path: Path) -> None:
+def test_retraction_is_applied_from_the_record(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     path.write_text(
         '{"subject": "ant", "predicate": "is_a", "object": "bee", "source": "lab"}\n'
@@ -124,13 +130,41 @@ def test_refresh_after_status_change_reads_only_touched_subjects(tmp_path: Path)
             before = reader.graph()
             [fact_id] = [r["fact_id"] for r in store.run("graph_facts") if r["subject"] == "cat"]
             writer.retract(fact_id, by="tester")
-            touched = store.take_touched()
-            assert touched == {"cat"}
-            reader.refresh(touched, LoadReport(file="test"))
+            delta = store.take_delta()
+            assert delta is not None
+            assert delta.updated == {fact_id: ("retracted", 1.0)}
+            assert not delta.added
+            assert not delta.reread
+            reader.refresh(delta, LoadReport(file="test"))
             after = reader.graph()
             assert after is not before
             assert "cat" not in after.index  # its only fact went: a rebuilt mirror does not know it either
             assert "cat" in after.inactive
             assert [e.object for e in after.out("ant")] == ["bee"]
+        finally:
+            reader_store.close()
+
+
+def test_confidence_lowered_by_a_conflict_is_applied(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(DECLARATIONS + '{"subject": "ant", "predicate": "likes", "object": "bee"}\n', encoding="utf-8")
+    second.write_text('{"subject": "ant", "predicate": "hates", "object": "bee", "source": "blog"}\n', encoding="utf-8")
+    with Brain.open(tmp_path / "kb.kuzu") as writer:
+        store: Any = writer.store
+        writer.load([first])
+        store.track_facts()
+        reader_store = store.connect()
+        try:
+            reader = Reasoner(reader_store)
+            before = {e.fact_id: e.confidence for e in reader.graph().out("ant")}
+            writer.load([second])
+            delta = store.take_delta()
+            assert delta is not None
+            lowered = {f for f, (status, conf) in delta.updated.items() if status == "active" and f in before}
+            assert lowered  # the earlier fact stays active with less confidence
+            reader.refresh(delta, LoadReport(file="test"))
+            after = {e.fact_id: e.confidence for e in reader.graph().out("ant")}
+            assert all(after[f] < before[f] for f in lowered)
+            assert canonical(reader.graph()) == canonical(FactGraph.load(reader_store))
         finally:
             reader_store.close()

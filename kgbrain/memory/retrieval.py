@@ -29,7 +29,8 @@ _MAX_NGRAM = 6
 _LOOKUPS = 12  # up to this many concepts, one primary-key query each (measured break-even on 200k concepts)
 _SMALL_KB = 20_000  # up to this many concepts, scanning the nodes costs less than one lookup per concept
 # Up to this many touched concepts, their names are read with one `id IN $ids` query (measured: 10,000 ids
-# take 0.45 s, about what re-reading every term of a small base costs); more, and the index is rebuilt.
+# take 0.45 s, about what re-reading every term of a small base costs), or up to a quarter of the indexed keys
+# (re-reading 200,000 terms costs 15 s); more, and the index is rebuilt.
 _INCREMENTAL_TERMS = 2_000
 
 
@@ -100,7 +101,11 @@ class Retriever:
         self._around.clear()
         self._small = None
         ids = sorted(set(concepts)) if concepts is not None else []
-        if concepts is None or self._index is None or len(ids) > _INCREMENTAL_TERMS:
+        if (
+            concepts is None
+            or self._index is None
+            or len(ids) > max(_INCREMENTAL_TERMS, len(self._index.by_stems) // 4)
+        ):
             self._index = None  # rebuilt (or read back) on next use
             return
         found = _stem_terms(self.store.iterate("terms_of_concepts", ids=ids))

@@ -61,9 +61,14 @@ def load_or_build(folder: Path | None, name: str, key: str | None, build: Callab
         if stored_key == wanted:
             return value  # type: ignore[no-any-return]
     value = build()
+    save(folder, name, key, value)
+    return value
+
+
+def save(folder: Path, name: str, key: str, value: Any) -> None:
+    """Save `value` as `name` in `folder` under `key` (atomically; an unwritable folder is not an error)."""
     with contextlib.suppress(OSError, ValueError):
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f"{name}.tmp-{os.getpid()}"
-        tmp.write_bytes(marshal.dumps((wanted, value)))  # type: ignore[arg-type]
-        tmp.replace(path)
-    return value
+        tmp.write_bytes(marshal.dumps((f"{FORMAT}:{key}", value)))
+        tmp.replace(folder / f"{name}.marshal")

@@ -18,7 +18,7 @@ from kgbrain.config import Config
 from kgbrain.knowledge import Fact, Status
 from kgbrain.language import content_words, local_name, stem, words
 from kgbrain.memory.evidence import EvidencePack
-from kgbrain.memory.persisted import code_key, data_key, load_or_build
+from kgbrain.memory.persisted import code_key, data_key, load_or_build, save
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 
@@ -84,11 +84,25 @@ class Retriever:
     def _terms(self) -> _TermIndex:
         if self._index is None:
             # Persisted: stemming every term of a large base costs seconds in each new process.
-            key = data_key(self.store)
-            key = f"{key}:{code_key(stem, words, local_name, _TermIndex)}" if key is not None else None
+            key = self._key()
             by_stems = load_or_build(self.index_dir, "terms", key, lambda: _stem_terms(self.store.iterate("terms_all")))
             self._index = _TermIndex(by_stems)
         return self._index
+
+    def _key(self) -> str | None:
+        key = data_key(self.store)
+        return f"{key}:{code_key(stem, words, local_name, _TermIndex)}" if key is not None else None
+
+    def persist(self) -> None:
+        """Save the term index for the data it now covers (a server calls this when it stops: its incremental
+        updates would otherwise leave the next process to rebuild it).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        key = self._key()
+        if self._index is not None and self.index_dir is not None and key is not None:
+            save(self.index_dir, "terms", key, self._index.by_stems)
 
     def invalidate(self, concepts: Iterable[str] | None = None) -> None:
         """Another writer changed the data: re-read the names of `concepts` (None: rebuild the term index).

@@ -71,6 +71,8 @@ class Analogies:
         self.folder = folder
         self._index: VectorIndex | None = None
         self._embedder: Embedder | None = None
+        # Save the index after each update (a CLI load); a server saves it once, when it stops (`persist`).
+        self.save_updates = True
 
     def invalidate(self) -> None:
         """Forget the embedder (its graph is stale after a load); the index itself is updated by `update`."""
@@ -141,7 +143,13 @@ class Analogies:
         if found:
             self._index.upsert(list(found), np.stack(list(found.values())))
         self._index.fingerprint = self._fingerprint()
-        self._save(self._index)
+        if self.save_updates:
+            self._save(self._index)
+
+    def persist(self) -> None:
+        """Save the index as it is now (nothing before first use)."""
+        if self._index is not None:
+            self._save(self._index)
 
     def _outgoing(self, concept: str) -> list[dict[str, Any]]:
         return [

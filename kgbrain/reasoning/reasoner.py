@@ -221,6 +221,7 @@ class Reasoner(IntentAnswers):
         if self._stamp == fingerprint(self.store):
             with contextlib.suppress(OSError):
                 self._graph.save(self.index_dir, self._stamp)
+            self.analogies.persist()
 
     # -- checks --------------------------------------------------------------------------------
 

@@ -89,9 +89,23 @@ class Service:
         cache_reads = getattr(self.reader.store, "cache_reads", None)
         if cache_reads is not None:
             cache_reads()
+        if self.writer is not None:
+            self.reader.reasoner.analogies.save_updates = False  # saved once, at close (`Reasoner.persist`)
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-writer")
         self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-reader")
         self.store_path = getattr(opened.store, "path", None)
+
+    def warm(self) -> None:
+        """Build or read back everything questions use (mirror, hierarchy, term and analogy indexes) before the
+        first request, instead of inside it (seconds on a 1M-fact knowledge base).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        reasoner = self.reader.reasoner
+        reasoner.warm()
+        reasoner.analogies.index()
+        self.reader.cognition.retriever.link("")
 
     def announce(self, address: str) -> None:
         """Record the server's address beside the lock file (a CLI on the same path then names it)."""
@@ -106,8 +120,10 @@ class Service:
         self._reads.shutdown(wait=True)
         reasoner = self.reader.__dict__.get("_reasoner")
         if reasoner is not None and self.writer is not None:
-            with contextlib.suppress(KgbrainError):  # a cache: the next process rebuilds it
+            with contextlib.suppress(KgbrainError):  # caches: the next process rebuilds them
                 reasoner.persist()
+                if self.reader.__dict__.get("_cognition") is not None:
+                    self.reader.cognition.retriever.persist()
         if self.writer is not None:
             self.reader.close()
             self.writer.close()

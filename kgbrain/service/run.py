@@ -62,6 +62,7 @@ def serve(
     check_exposure(host, token)
     service = Service(db, read_only=read_only, demo=demo)
     try:
+        service.warm()
         app = create_app(service, Limits(max_body=max_body, read_timeout_s=read_timeout_s, token=token))
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
         server = uvicorn.Server(config)

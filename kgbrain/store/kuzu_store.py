@@ -296,7 +296,7 @@ class KuzuStore:
             raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
         if self._delta is not None and _FACT_UPDATE.search(query.text):
             self._record_update(params)  # (a write query runs inside a transaction: see `run`)
-        yield from _rows(self._execute(query.text, params, what=f"query {name!r}"), f"query {name!r}")
+        yield from _rows(self._execute(query.text, params, what=f"query {name!r}", keep=True), f"query {name!r}")
 
     def run_generated(self, text: str, /, **params: Any) -> list[Row]:
         """Run a statement generated from schema names and parameter names only (compiled rules).
@@ -362,9 +362,11 @@ class KuzuStore:
                 cache[1][text] = statement
         return statement
 
-    def _execute(self, text: str, params: dict[str, Any], *, what: str) -> Any:
+    def _execute(self, text: str, params: dict[str, Any], *, what: str, keep: bool = False) -> Any:
+        # `keep`: a named query's statement is prepared once per connection. Not inside a transaction (one prepared
+        # outside ended a transaction it ran in), nor generated rule statements (a reused one lost a parameter).
         try:
-            prepared = params and not self._in_tx  # (a statement prepared outside a transaction ends one it runs in)
+            prepared = keep and params and not self._in_tx
             result = self._conn.execute(self._statement(text) if prepared else text, params)
         except RuntimeError as exc:  # Kùzu reports every failure as RuntimeError("<Stage> exception: ...")
             raise StoreError(f"{what} failed: {exc}") from exc

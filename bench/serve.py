@@ -247,6 +247,11 @@ def copy_kb(source: Path, target: Path) -> Path:
     return target
 
 
+def _add(rows: list[Row], row: Row) -> None:
+    rows.append(row)
+    print(" | ".join(row), file=sys.stderr, flush=True)  # each row as soon as it is measured
+
+
 def measure(name: str, db: Path, args: argparse.Namespace, big: bool) -> list[Row]:
     rows: list[Row] = []
     repeated = BIG_QUESTIONS if big else QUESTIONS
@@ -259,41 +264,45 @@ def measure(name: str, db: Path, args: argparse.Namespace, big: bool) -> list[Ro
         for clients in (1, 8, 32):
             r = asyncio.run(ask_load(server.url, clients, repeated, args.requests))
             differ = sum(len(r["answers"].get(q, set()) | alone["answers"][q]) > 1 for q in repeated)
-            rows.append(
+            _add(
+                rows,
                 (
                     f"{name}: HTTP ask, repeated questions, {clients} client(s)",
                     f"{r['p50_ms']:.1f}",
                     f"{r['p99_ms']:.1f}",
                     f"{r['rps']:.0f} asks/s",
                     f"{r['errors']} of {r['n']}; answers differing from the question asked alone: {differ}",
-                )
+                ),
             )
         for clients in (1, 8):
             part = distinct[clients - 1 :: 2][: args.requests // 2]
             r = asyncio.run(ask_load(server.url, clients, part, len(part)))
-            rows.append(
+            _add(
+                rows,
                 (
                     f"{name}: HTTP ask, distinct questions ({len(part)}), {clients} client(s)",
                     f"{r['p50_ms']:.1f}",
                     f"{r['p99_ms']:.1f}",
                     f"{r['rps']:.0f} asks/s",
                     f"{r['errors']} of {r['n']}",
-                )
+                ),
             )
         v = asyncio.run(verify_batch(server.url, BIG_CLAIMS if big else CLAIMS, args.claims))
-        rows.append(
+        _add(
+            rows,
             (
                 f"{name}: HTTP verify, {args.claims} claims in 1 request",
                 "",
                 "",
                 f"{v['claims_per_s']:.0f} claims/s",
                 f"{v['errors']:.0f}",
-            )
+            ),
         )
         w = asyncio.run(
             reads_during_write(server.url, 8, repeated, args.requests // 2, args.write_facts, "c1" if big else "neuron")
         )
-        rows.append(
+        _add(
+            rows,
             (
                 f"{name}: HTTP ask, 8 clients, while storing {args.write_facts} facts ({w['write_s']:.1f} s)",
                 f"{w['p50_ms']:.1f}",
@@ -302,7 +311,7 @@ def measure(name: str, db: Path, args: argparse.Namespace, big: bool) -> list[Ro
                 f"{w['errors']} of {w['n']}; torn reads {w['torn_reads']} of {w['reads_checked']};"
                 f" write {'ok' if w['write_ok'] else 'FAILED'}; first ask after it {w['first_ms']:.0f} ms"
                 f" ({'sees it' if w['first_yes'] else 'DOES NOT see it'})",
-            )
+            ),
         )
     finally:
         started = time.perf_counter()
@@ -311,14 +320,15 @@ def measure(name: str, db: Path, args: argparse.Namespace, big: bool) -> list[Ro
     for cold in (True, False) if not big else (False,):
         c = cli_asks(db, repeated, args.cli_runs, cold)
         label = "cold (persisted indexes removed)" if cold else "warm"
-        rows.append(
+        _add(
+            rows,
             (
                 f"{name}: CLI `kgbrain ask`, a process per question, {label}",
                 f"{c['p50_ms']:.0f}",
                 "",
                 f"{c['rps']:.1f} asks/s",
                 f"0; {c['cpu_s']:.2f} s CPU per process",
-            )
+            ),
         )
     return rows
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kgbrain.language import lemma, stem
@@ -119,6 +120,11 @@ _KINDS = frozenset(
         "разновидностей",
     ]
 )
+# Words a yes/no slot may carry besides a name without changing what is asked.
+_HARMLESS = frozenset(
+    {"really", "actually", "also", "always", "usually", "typically", "generally", "indeed", "truly", "still", "ever"}
+    | {"действительно", "всегда", "обычно", "также", "тоже", "вообще", "всё-таки", "все-таки"}
+)
 # Verbs of wh-questions whose predicate is not the verb itself, by prefix (Russian) or form (English).
 _RU_WH_VERBS: dict[str, tuple[str, ...]] = {
     "назва": ("named_by",),
@@ -159,9 +165,15 @@ def understand(r: Reasoner, q: Question) -> Question:
     """
     intent = q.intent
     if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION):
-        s, o = _pair(r, q.subject, q.object)
-        missing = tuple(t for t, c in ((q.subject, s), (q.object, o)) if c is None)
+        (s, o), leftovers = _pair(r, q.subject, q.object)
+        missing = tuple(
+            left or text
+            for text, c, left in zip((q.subject, q.object), (s, o), leftovers.words, strict=True)
+            if c is None
+        )
         concepts = tuple(c for c in (s, o) if c is not None)
+        if missing:  # "I know 'neuron', 'cell' but not 'bigger'": name what was found inside a slot too
+            concepts = tuple(dict.fromkeys([*concepts, *(c for c in leftovers.found if c)]))
         if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
             intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
         return q.with_links(intent, concepts, missing)
@@ -191,21 +203,43 @@ def bare(text: str) -> str:
     return re.sub(r"^(?:an?|the)\s+", "", text.strip(), flags=re.IGNORECASE)
 
 
-def _pair(r: Reasoner, subject: str, obj: str) -> tuple[str | None, str | None]:
+@dataclass(frozen=True, slots=True)
+class _Leftovers:
+    """What linking the two slots of a yes/no question left over."""
+
+    words: tuple[str, str] = ("", "")  # per slot, the content words no name covers
+    found: tuple[str | None, str | None] = (None, None)  # per slot, the name found inside it
+
+
+def _pair(r: Reasoner, subject: str, obj: str) -> tuple[tuple[str | None, str | None], _Leftovers]:
     unsure = [bool(r.linker.ambiguous(bare(t))) for t in (subject, obj)]
     if any(unsure):  # a name two ontologies share is not guessed: the answer lists the candidates
-        return (None if unsure[0] else _first(r, subject)), (None if unsure[1] else _first(r, obj))
+        return ((None if unsure[0] else _first(r, subject)), (None if unsure[1] else _first(r, obj))), _Leftovers()
     s, o = r.linker.lookup(bare(subject)), r.linker.lookup(bare(obj))
     if s and o:
-        return s, o
+        return (s, o), _Leftovers()
     # The pattern split "Betz cell divide" at the wrong word: try every split of the slot text as two whole
     # names before reading names inside the slots ("Betz" alone is Vladimir Betz, not the Betz cell).
     words = f"{subject} {obj}".split()
     for cut in range(len(words) - 1, 0, -1):
         left, right = r.linker.lookup(bare(" ".join(words[:cut]))), r.linker.lookup(bare(" ".join(words[cut:])))
         if left and right:
-            return left, right
-    return s or _first(r, subject), o or _first(r, obj)
+            return (left, right), _Leftovers()
+    # Names inside the slots, unless other content words are left over: "Is a neuron bigger than a cell?" must
+    # not be answered as "Is a neuron a cell?". A word of either concept's own name is no leftover ("Is the
+    # SOMZ-55 helmet PPE?" splits as "SOMZ-55" / "helmet PPE"; "helmet" belongs to "SOMZ-55 safety helmet").
+    inside = (s or _first(r, subject), o or _first(r, obj))
+    named = {
+        stem(w) for c in inside if c for n in r._names(c) for w in re.findall(r"[\w'-]+", n.lower().replace("ё", "е"))
+    }
+    lefts = ("" if s else _leftover(r, subject, named), "" if o else _leftover(r, obj, named))
+    pair = (inside[0] if not lefts[0] else None, inside[1] if not lefts[1] else None)
+    return pair, _Leftovers(lefts, inside)
+
+
+def _leftover(r: Reasoner, text: str, named: set[str]) -> str:
+    words = _uncovered(text, r.linker.mentions(text)).split()
+    return " ".join(w for w in words if w not in _HARMLESS and stem(w) not in named)
 
 
 def _first(r: Reasoner, text: str) -> str | None:

@@ -109,3 +109,26 @@ def test_statements_and_quantifiers_ask_the_plain_question(
     asked, direct = demo.ask(stated), demo.ask(plain)
     assert asked.outcome is direct.outcome is not None
     assert asked.text == direct.text
+
+
+# A slot with words besides a name asks something else: "Is a neuron bigger than a cell?" was answered
+# "Yes, neuron is a cell." Words of the concept's own name are not extra ("the SOMZ-55 helmet").
+@pytest.mark.parametrize(
+    ("question", "extra"),
+    [
+        ("Is a neuron bigger than a cell?", "bigger"),
+        ("Is a neuron made of cells?", "made"),
+        ("Является ли нейрон большей клеткой?", "большей"),
+    ],
+)
+def test_extra_words_in_a_slot_are_not_dropped(demo: Brain, question: str, extra: str) -> None:
+    answer = demo.ask(question)
+    assert answer.outcome is None
+    assert answer.data["kind"] == "unknown_concept"
+    assert answer.data["missing"] == [extra]
+    assert set(answer.data["known"]) >= {"neuron", "cell"}
+
+
+@pytest.mark.parametrize("question", ["Is the SOMZ-55 helmet PPE?", "Is a neuron really a cell?", "Are neurons cells?"])
+def test_words_of_the_name_and_harmless_adverbs_still_answer(demo: Brain, question: str) -> None:
+    assert demo.ask(question).outcome is not None

@@ -52,10 +52,10 @@ if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `thin
     from kgbrain.output.rules import AnswerReport
 
 if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from typing import IO
 
-    from kgbrain.ingest.claims import ClaimRow
+    from kgbrain.ingest.claims import ClaimLine, ClaimRow
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
     from kgbrain.reasoning.verify import Verdict
 
@@ -292,8 +292,8 @@ class Brain:
                 file for these claims.
             StoreError: the store failed (everything verified so far is on disk).
         """
-        from kgbrain.ingest.claims import count_claims, read_claims
-        from kgbrain.output.verdicts import VerdictWriter, run_verification, skip_finished
+        from kgbrain.ingest.claims import claims_format, count_claims, read_claim_lines, read_claims
+        from kgbrain.output.verdicts import VerdictWriter, encode_batch, run_verification, skip_finished
         from kgbrain.reasoning.verify import VerifyOptions
 
         path = Path(claims)
@@ -302,6 +302,12 @@ class Brain:
         decisive = {"closed_world": closed_world, "min_confidence": min_confidence}
         writer = VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream, options=decisive)
         with writer:
+            if workers > 1 and claims_format(path, fmt) == "jsonl":
+                # Workers parse their own lines and encode their own verdicts; this process only splits the
+                # file and writes what comes back, so it does not hold the workers up.
+                lines = skip_finished(read_claim_lines(path), writer.finished, out=str(out), claims=str(path))
+                encoded = self._verify_parallel(lines, options, workers, batch_size, encode_batch)
+                return run_verification(encoded, writer, total=total, progress=progress, workers=workers)
             rows = skip_finished(read_claims(path, fmt), writer.finished, out=str(out), claims=str(path))
             batches = self._verify_batches(rows, options, workers, batch_size)
             return run_verification(batches, writer, total=total, progress=progress, workers=workers)
@@ -309,14 +315,28 @@ class Brain:
     def _verify_batches(
         self, rows: Iterable[ClaimRow], options: Any, workers: int, batch_size: int = 256
     ) -> Iterable[list[Verdict]]:
-        from functools import partial
-
-        from kgbrain.reasoning.verify import verify_parallel, verify_stream
+        from kgbrain.reasoning.verify import verify_stream
 
         if batch_size < 1:
             raise InputError(f"batch size {batch_size!r} must be at least 1")
         if workers == 1:
             return verify_stream(self, rows, options, batch_size=batch_size)
+        return self._verify_parallel(rows, options, workers, batch_size, None)
+
+    def _verify_parallel(
+        self,
+        rows: Iterable[ClaimRow | ClaimLine],
+        options: Any,
+        workers: int,
+        batch_size: int,
+        encode: Callable[[list[Verdict]], Any] | None,
+    ) -> Iterator[Any]:
+        from functools import partial
+
+        from kgbrain.reasoning.verify import verify_parallel, verify_parallel_encoded
+
+        if batch_size < 1:
+            raise InputError(f"batch size {batch_size!r} must be at least 1")
         path = getattr(self.store, "path", None)
         if path is None or not self.store.read_only:
             raise InputError(
@@ -324,7 +344,11 @@ class Brain:
                 "(Brain.open(path, read_only=True)): Kùzu locks readers out while a process has it open read-write"
             )
         opener = partial(Brain.open, path, read_only=True)
-        return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size, shared=self)
+        if encode is None:
+            return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size, shared=self)
+        return verify_parallel_encoded(
+            opener, rows, encode, options, workers=workers, batch_size=batch_size, shared=self
+        )
 
     # -- inspection ----------------------------------------------------------------------------
 

@@ -163,23 +163,49 @@ def _salvaged_id(raw: bytes) -> str | None:
     return m.group(1).decode("utf-8", errors="replace") if m else None
 
 
+# A JSONL claim not parsed yet: (line number, the raw line). Verification workers parse their own lines, so
+# the process reading the file only splits it.
+ClaimLine = tuple[int, bytes]
+
+
+def read_claim_lines(path: Path) -> Iterator[ClaimLine]:
+    """The non-blank lines of a JSONL claims file with their line numbers, unparsed (see `claim_from_line`).
+
+    Raises:
+        InputError: the file is missing.
+    """
+    if not path.is_file():
+        raise InputError(f"{str(path)!r}: no such file")
+    with path.open("rb") as fh:
+        for line, raw in enumerate(fh, start=1):
+            if raw.strip():
+                yield line, raw
+
+
+def claim_from_line(item: ClaimLine, file: str = "") -> ClaimRow:
+    """The claim (or row error) of one line of a JSONL claims file, as `read_claims` reads it."""
+    line, raw = item
+    parsed = _parse_line(line, raw, file)
+    return parsed if isinstance(parsed, ClaimError) else claim_from_row(parsed, line)
+
+
+def _parse_line(line: int, raw: bytes, file: str) -> dict[str, Any] | ClaimError:
+    try:
+        # utf-8-sig: editors on Windows start files with a byte-order mark, which JSON rejects.
+        # (no deep nesting, huge numbers or lone surrogates: the facts reader's checks)
+        return parse_json_row(raw.decode("utf-8-sig" if line == 1 else "utf-8"), file, line)
+    except UnicodeDecodeError as exc:
+        return ClaimError(_line_id(line), f"line {line}: not valid UTF-8 (byte {exc.start})", line)
+    except InvalidRow as exc:
+        salvaged = _salvaged_id(raw) if exc.problem.startswith("broken JSON") else None
+        return ClaimError(salvaged or _line_id(line), f"line {line}: {exc.problem}", line)
+
+
 def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]:
     with path.open("rb") as fh:
         for line, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                # utf-8-sig: editors on Windows start files with a byte-order mark, which JSON rejects.
-                # (no deep nesting, huge numbers or lone surrogates: the facts reader's checks)
-                row = parse_json_row(raw.decode("utf-8-sig" if line == 1 else "utf-8"), path.name, line)
-            except UnicodeDecodeError as exc:
-                yield line, ClaimError(_line_id(line), f"line {line}: not valid UTF-8 (byte {exc.start})", line)
-                continue
-            except InvalidRow as exc:
-                salvaged = _salvaged_id(raw) if exc.problem.startswith("broken JSON") else None
-                yield line, ClaimError(salvaged or _line_id(line), f"line {line}: {exc.problem}", line)
-                continue
-            yield line, row
+            if raw.strip():
+                yield line, _parse_line(line, raw, path.name)
 
 
 def _delimited_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]:

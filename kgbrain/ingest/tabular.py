@@ -19,7 +19,6 @@ from typing import Any
 
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import LoadBatch
-from kgbrain.ingest.columnar import read_fast
 from kgbrain.ingest.rdf_guards import json_depth
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
@@ -86,6 +85,9 @@ def read_facts_file(
     fmt = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
     if fmt not in ("jsonl", "csv", "tsv"):
         raise InvalidRow(path.name, 0, None, f"unknown facts format {path.suffix!r}; use .jsonl, .csv or .tsv")
+    # pyarrow is imported here, not at module import: verify reads claims through this module and never needs it.
+    from kgbrain.ingest.columnar import read_fast
+
     fast = read_fast(
         path,
         fmt,

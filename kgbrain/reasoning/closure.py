@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kgbrain.reasoning.graph import FactGraph
-from kgbrain.reasoning.reach import ReachIndex
+from kgbrain.reasoning.reach import Candidates, ReachIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +209,7 @@ class Hierarchy:
             frontier = nxt
         return pred, found
 
-    def ancestor_depths(self, concept: str, candidates: list[str] | np.ndarray) -> dict[str, int]:
+    def ancestor_depths(self, concept: str, candidates: list[str] | np.ndarray | Candidates) -> dict[str, int]:
         """Which of `candidates` (names, or an array of node ids) are ancestors of `concept` (not itself), with
         their distance in hops: the same answer as filtering `ancestors(concept)`, from the labels and a
         walk pruned to them.
@@ -217,6 +217,12 @@ class Hierarchy:
         start = self.index.get(concept)
         if start is None or not len(candidates):
             return {}
+        if isinstance(candidates, Candidates):
+            ids = candidates.may_be_above(self.reach, start).tolist()
+            if not ids:
+                return {}
+            _, found = self._search(start, ids)
+            return {self.names[i]: d for i, d in found.items()}
         if isinstance(candidates, np.ndarray):
             arr = candidates.astype(np.int64, copy=False)
         else:

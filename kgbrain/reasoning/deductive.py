@@ -26,8 +26,12 @@ from kgbrain.reasoning.evidence import Evidence, fact_ids, sources, statement
 from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.quantities import Match, compare
+from kgbrain.reasoning.reach import Candidates
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.store.protocol import GraphStore
+
+# Objects whose fact holders (with their reachability labels) a deducer keeps between claims.
+HOLDER_CACHE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,7 @@ class Deducer:
         self._excluded_ids: np.ndarray | None = None  # hierarchy node ids of the exclusions' concepts
         self._inactive_ids: np.ndarray | None = None  # hierarchy node ids of concepts with inactive facts
         self._pre: _Prefetch | None = None
+        self._holder_cache: dict[tuple[str, tuple[str, ...]], Candidates] = {}
 
     def adopt(self, other: Deducer) -> None:
         """Share the caches of a deducer over the same data (see `Reasoner.adopt`)."""
@@ -71,6 +76,7 @@ class Deducer:
 
     def invalidate(self) -> None:
         """Forget cached exclusions (after a load)."""
+        self._holder_cache = {}
         self._exclusions = None
         self._excluded_ids = None
         self._inactive_ids = None
@@ -118,6 +124,18 @@ class Deducer:
             return [self.check(c) for c in claims]
         finally:
             self._pre = None
+
+    def _holders(self, h: Hierarchy, obj: str, predicates: list[str]) -> Candidates:
+        """The subjects of active facts `x p obj` (p among `predicates`) with their labels, kept for the next
+        claims about the same object (bounded: the oldest half is dropped when full)."""
+        key = (obj, tuple(predicates))
+        found = self._holder_cache.get(key)
+        if found is None:
+            if len(self._holder_cache) >= HOLDER_CACHE:
+                for old in list(self._holder_cache)[: HOLDER_CACHE // 2]:
+                    del self._holder_cache[old]
+            found = self._holder_cache[key] = Candidates(h.reach, self._graph().subjects_into(obj, predicates))
+        return found
 
     def _into(self, obj: str, predicates: list[str]) -> dict[str, list[Evidence]]:
         key = (obj, tuple(sorted(predicates)))
@@ -269,7 +287,7 @@ class Deducer:
                 depth.update(h.ancestors(s))
             else:
                 # Only ancestors holding a fact into the object matter; the labels find them without a walk.
-                depth.update(h.ancestor_depths(s, self._graph().subjects_into(claim.object, preds)))
+                depth.update(h.ancestor_depths(s, self._holders(h, claim.object, preds)))
         holders = list(depth)
         via: dict[str, str] = {}  # fact id -> rule, for facts read through an inverse or symmetric declaration
         if claim.literal:

@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.util import Finalize
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from kgbrain.errors import InputError, UnknownConcept
-from kgbrain.ingest.claims import Claim, ClaimError, ClaimRow
+from kgbrain.ingest.claims import Claim, ClaimError, ClaimLine, ClaimRow, claim_from_line
 from kgbrain.reasoning.claims import parse_claim_sentence
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step
 
@@ -99,6 +99,7 @@ class VerifyOptions:
             raise InputError(f"--min-confidence {self.min_confidence!r} is outside 0..1")
 
 
+R = TypeVar("R")
 # One claim as the reasoner takes it: subject, predicate, object (names or ids), claimed polarity.
 Statement = tuple[str, str, str, bool]
 
@@ -306,9 +307,9 @@ def claim_statement(claim: Claim) -> Statement | str:
     return (triple.subject, triple.predicate, triple.object, triple.polarity == claim.polarity)
 
 
-def batched(rows: Iterable[ClaimRow], size: int) -> Iterator[list[ClaimRow]]:
+def batched(rows: Iterable[R], size: int) -> Iterator[list[R]]:
     """Cut a stream of rows into lists of at most `size`."""
-    batch: list[ClaimRow] = []
+    batch: list[R] = []
     for row in rows:
         batch.append(row)
         if len(batch) >= size:
@@ -337,12 +338,18 @@ def verify_stream(
 
 # Opens a checker in a worker process; it must be picklable (a module-level function or a functools.partial).
 CheckerOpener = Callable[[], Checker]
+# What a worker sends back for a batch: the verdicts themselves, or (see `verify_parallel`'s `encode`) their
+# encoded form, so the parent only writes what the workers have already serialised.
+T = TypeVar("T")
+# A unit of work: a claim read (or a row error), or a JSONL line the worker parses itself.
+WorkItem = ClaimRow | ClaimLine
 
 
 @dataclass
 class _WorkerState:
     opener: CheckerOpener | None = None
     options: VerifyOptions | None = None
+    encode: Callable[[list[Verdict]], Any] | None = None
     verifier: Verifier | None = None
     shared: SharingChecker | None = None  # the parent's checker, inherited by forked workers
 
@@ -350,13 +357,13 @@ class _WorkerState:
 _WORKER = _WorkerState()
 
 
-def _worker_init(opener: CheckerOpener, options: VerifyOptions) -> None:
+def _worker_init(opener: CheckerOpener, options: VerifyOptions, encode: Callable[[list[Verdict]], Any]) -> None:
     # Opening waits here would be invisible: a Pool restarts a worker whose initializer raises, forever.
     # The knowledge base is opened by the first task instead, so a failure reaches the parent as an error.
-    _WORKER.opener, _WORKER.options = opener, options
+    _WORKER.opener, _WORKER.options, _WORKER.encode = opener, options, encode
 
 
-def _worker_verify(rows: list[ClaimRow]) -> list[Verdict]:
+def _worker_verify(items: list[WorkItem]) -> Any:
     if _WORKER.verifier is None:
         if _WORKER.opener is None:
             raise RuntimeError("verification worker was not initialised")
@@ -368,12 +375,18 @@ def _worker_verify(rows: list[ClaimRow]) -> list[Verdict]:
             # (shared copy-on-write with the parent), so the worker reads and builds nothing.
             cast(SharingChecker, checker).adopt(_WORKER.shared)
         _WORKER.verifier = Verifier(checker, _WORKER.options)
-    return _WORKER.verifier.verify(rows)
+    verdicts = _WORKER.verifier.verify(as_rows(items))
+    return verdicts if _WORKER.encode is None else _WORKER.encode(verdicts)
+
+
+def as_rows(items: Sequence[WorkItem]) -> list[ClaimRow]:
+    """Claims for work items: JSONL lines are parsed here (in the worker), claims pass through."""
+    return [item if isinstance(item, (Claim, ClaimError)) else claim_from_line(item) for item in items]
 
 
 def verify_parallel(
     opener: CheckerOpener,
-    rows: Iterable[ClaimRow],
+    rows: Iterable[WorkItem],
     options: VerifyOptions | None = None,
     *,
     workers: int = 2,
@@ -391,6 +404,32 @@ def verify_parallel(
     Raises:
         StoreError: a worker's store failed (the pool is stopped).
     """
+    yield from verify_parallel_encoded(
+        opener, rows, _plain, options, workers=workers, batch_size=batch_size, shared=shared
+    )
+
+
+def _plain(verdicts: list[Verdict]) -> list[Verdict]:
+    return verdicts
+
+
+def verify_parallel_encoded(
+    opener: CheckerOpener,
+    rows: Iterable[WorkItem],
+    encode: Callable[[list[Verdict]], T],
+    options: VerifyOptions | None = None,
+    *,
+    workers: int = 2,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    shared: SharingChecker | None = None,
+) -> Iterator[T]:
+    """`verify_parallel` whose workers also parse their JSONL lines and apply `encode` (a picklable module-level
+    function) to each batch's verdicts, so the parent neither parses claims nor serialises verdicts: with
+    several workers on as many cores, the parent would otherwise be the bottleneck.
+
+    Raises:
+        StoreError: a worker's store failed (the pool is stopped).
+    """
     if workers < 1:
         raise InputError(f"--workers {workers!r} must be at least 1")
     fork = shared is not None and "fork" in multiprocessing.get_all_start_methods()
@@ -401,10 +440,11 @@ def verify_parallel(
         _WORKER.shared = shared
     ctx = multiprocessing.get_context("fork" if fork else "spawn")
     window = 2 * workers + 1
-    pool: Pool = ctx.Pool(workers, initializer=_worker_init, initargs=(opener, options or VerifyOptions()))
+    initargs = (opener, options or VerifyOptions(), encode)
+    pool: Pool = ctx.Pool(workers, initializer=_worker_init, initargs=initargs)
     _WORKER.shared = None
     try:
-        pending: deque[AsyncResult[list[Verdict]]] = deque()
+        pending: deque[AsyncResult[T]] = deque()
         for batch in batched(rows, batch_size):
             pending.append(pool.apply_async(_worker_verify, (batch,)))
             while len(pending) >= window:

@@ -91,7 +91,7 @@ def test_labels_persist_memory_mapped(tmp_path: Path) -> None:
     assert ReachIndex.open(tmp_path / "reach", {"facts": 5.0}) is None  # other data: rebuilt, not reused
     loaded = ReachIndex.open(tmp_path / "reach", stamp)
     assert loaded is not None
-    assert isinstance(loaded.comp, np.memmap)
+    assert isinstance(loaded.comp.base, np.memmap)  # a plain view of the mapped file, not a copy
     assert loaded.node_labels() == built.node_labels()
     assert loaded.comp[1] == loaded.comp[3] != loaded.comp[2]
     everything = np.arange(4)

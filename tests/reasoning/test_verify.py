@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
@@ -223,3 +224,35 @@ def test_a_claim_the_reasoner_rejects_fails_alone_not_its_batch(penguins: Brain)
     v = verifier.verify([Claim("a", "sparrow", "can", "fly"), Claim("b", "bad", "can", "fly", line=7)])
     assert [x.verdict for x in v] == [VerdictKind.SUPPORTED, VerdictKind.ERROR]
     assert v[1].error == "line 7: 'bad' is not a claim I can check"
+
+
+def test_workers_parse_and_encode_their_own_lines_byte_for_byte(penguins_db: Path, tmp_path: Path) -> None:
+    # With several workers the parent only splits the JSONL file: each worker parses its lines and encodes its
+    # verdicts. Broken rows, a byte-order mark, bad UTF-8 and a resumed run must still give the same file.
+    claims = tmp_path / "claims.jsonl"
+    good = [
+        {"id": f"g{i}", "subject": s, "predicate": "can", "object": "fly"}
+        for i, s in enumerate(["sparrow", "penguin"] * 20)
+    ]
+    lines = [json.dumps(r, ensure_ascii=False).encode() for r in good]
+    lines[0] = b"\xef\xbb\xbf" + lines[0]
+    lines[5:5] = [
+        b'{"id": "broken", "subject": ',
+        b"\xff\xfe not utf-8",
+        b"",
+        b"[1, 2]",
+        '{"text": "пингвин — это птица"}'.encode(),
+    ]
+    claims.write_bytes(b"\n".join(lines) + b"\n")
+    one, two, resumed = tmp_path / "one.jsonl", tmp_path / "two.jsonl", tmp_path / "resumed.jsonl"
+    with Brain.open(penguins_db, read_only=True) as b:
+        b.verify_file(claims, one)
+        summary = b.verify_file(claims, two, workers=2, batch_size=4)
+        assert summary.counts == json.loads(json.dumps(summary.counts))
+        assert sum(summary.counts.values()) == summary.checked == 44
+        resumed.write_bytes(b"".join(one.read_bytes().splitlines(keepends=True)[:9]) + b'{"id": "g7", "verd')
+        again = b.verify_file(claims, resumed, workers=2, batch_size=4, resume=True)
+    assert two.read_bytes() == one.read_bytes()
+    assert resumed.read_bytes() == one.read_bytes()
+    assert (again.resumed, again.checked) == (9, 35)
+    assert b'"verdict": "ERROR"' in one.read_bytes()

@@ -85,9 +85,6 @@ def read_facts_file(
     fmt = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
     if fmt not in ("jsonl", "csv", "tsv"):
         raise InvalidRow(path.name, 0, None, f"unknown facts format {path.suffix!r}; use .jsonl, .csv or .tsv")
-    # pyarrow is imported here, not at module import: verify reads claims through this module and never needs it.
-    from kgbrain.ingest.columnar import read_fast
-
     fast = read_fast(
         path,
         fmt,
@@ -110,6 +107,16 @@ def read_facts_file(
     for line, row in rows:
         builder.add(line, row)
     return batch
+
+
+def read_fast(
+    path: Path, fmt: str, fields: frozenset[str], source: str, trust: float | None, builder: Any
+) -> LoadBatch | None:
+    """`columnar.read_fast`, imported on first use: verify reads claims through this module and never needs
+    pyarrow (its import is a good part of a small verification's start-up)."""
+    from kgbrain.ingest.columnar import read_fast as columnar_read_fast
+
+    return columnar_read_fast(path, fmt, fields, source, trust, builder)
 
 
 def _jsonl_rows(path: Path, progress: Progress | None) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from kgbrain.ingest.batch import FactColumns, LoadBatch
 from kgbrain.knowledge import (
@@ -24,9 +26,8 @@ from kgbrain.knowledge import (
     Annotation,
     Declaration,
     Literal,
+    fact_id_of_joined,
     literal_id,
-    literal_target,
-    make_fact_id,
     normalize_term,
 )
 from kgbrain.language import detect_language
@@ -125,6 +126,8 @@ class _Resolver:
         names.update(facts.column("object"))
         names.discard(None)  # literal facts have no object
         self.existing: dict[str, str] = {}
+        # Into a knowledge base without concepts (a first load) no name can be known: no lookups at all.
+        self.empty = not store.run("concepts_any")
         self._add_existing(names)
         self.annotated = {a.concept for a in batch.annotations}
         self.norm: dict[str, str] = {}  # name -> normalize_term(name), computed once
@@ -138,6 +141,8 @@ class _Resolver:
         self.new_ids = sorted({self.mapping.get(n, n) for n in names} - self.existing.keys())
 
     def _add_existing(self, ids: set[str]) -> None:
+        if self.empty:
+            return
         for part in chunks(sorted(ids)):
             self.existing.update((r["id"], r["kind"]) for r in self.store.run("concepts_existing", ids=list(part)))
 
@@ -149,11 +154,13 @@ class _Resolver:
             if a.kind in ("label", "alias"):
                 by_key[normalize_term(a.text)].add(a.concept)
         self.norm.update((n, normalize_term(n)) for n in unknown)
-        keys = sorted({self.norm[n] for n in unknown})
-        for part in chunks(keys):
-            for row in self.store.run("terms_lookup", keys=list(part)):
-                by_key[row["key"]].add(row["concept"])
+        if not self.empty:
+            for part in chunks(sorted({self.norm[n] for n in unknown})):
+                for row in self.store.run("terms_lookup", keys=list(part)):
+                    by_key[row["key"]].add(row["concept"])
         mapping: dict[str, str] = {}
+        if not by_key:
+            return mapping
         for name in unknown:
             found = by_key.get(self.norm[name])
             if found:
@@ -231,7 +238,7 @@ def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annot
     keys = sorted({w[0] for w in wanted})
     have: set[tuple[str, str, str, str, str]] = set()
     existing_keys: set[str] = set()
-    for part in chunks(keys):
+    for part in chunks(keys if store.run("terms_any") else []):
         existing_keys.update(r["key"] for r in store.run("terms_existing", keys=list(part)))
     # only keys already in the store can have names already (a fresh ontology load skips this query)
     for part in chunks(sorted(existing_keys)):
@@ -321,37 +328,46 @@ def _fill_fact_ids(facts: FactColumns) -> list[str]:
     ids = facts.column("fact_id")
     if all(ids):
         return ids
+    # make_fact_id's text, built column-wise; only the hashing runs per row.
     c = facts.column
+    text = pa.array
+    literal = pc.binary_join_element_wise(
+        pc.binary_join_element_wise(text(c("lexical"), pa.string()), text(c("datatype"), pa.string()), "^^"),
+        pc.fill_null(text(c("unit"), pa.string()), ""),
+        "@",
+    )
+    joined = pc.binary_join_element_wise(
+        text(c("subject"), pa.string()),
+        text(c("predicate"), pa.string()),
+        pc.coalesce(text(c("object"), pa.string()), literal),
+        pc.if_else(text(c("polarity"), pa.bool_()), "+", "-"),
+        text(c("source"), pa.string()),
+        "\x1f",
+    )
     ids = [
-        fid or make_fact_id(s, p, o if o is not None else literal_target(lex, dt, unit), pol, src)
-        for fid, s, p, o, lex, dt, unit, pol, src in zip(
-            ids,
-            c("subject"),
-            c("predicate"),
-            c("object"),
-            c("lexical"),
-            c("datatype"),
-            c("unit"),
-            c("polarity"),
-            c("source"),
-            strict=True,
-        )
+        fid or fact_id_of_joined(raw)
+        for fid, raw in zip(ids, pc.cast(joined, pa.binary()).to_numpy(zero_copy_only=False), strict=True)
     ]
     facts.fact_id = ids  # type: ignore[attr-defined]
     return ids
 
 
+def _first_occurrences(ids: list[str]) -> list[int]:
+    """Positions of the first occurrence of each id, in order (the first occurrence of a statement wins)."""
+    codes = pc.dictionary_encode(pa.array(ids, pa.string())).indices.to_numpy()
+    firsts = np.unique(codes, return_index=True)[1]
+    firsts.sort()
+    return list(firsts.tolist())
+
+
 def _write_facts(store: GraphStore, facts: FactColumns, now: datetime, *, check_stored: bool) -> FactColumns:
     ids = _fill_fact_ids(facts)
-    first: dict[str, int] = {}
-    for i, fid in enumerate(ids):
-        first.setdefault(fid, i)  # the first occurrence of a statement wins
-    candidates = list(first)
+    firsts = _first_occurrences(ids)
     stored: set[str] = set()
     if check_stored:
-        for part in chunks(candidates):
-            stored.update(r["fact_id"] for r in store.run("facts_existing", ids=list(part)))
-    keep = [first[fid] for fid in candidates if fid not in stored]
+        for part in chunks(firsts):
+            stored.update(r["fact_id"] for r in store.run("facts_existing", ids=[ids[i] for i in part]))
+    keep = [i for i in firsts if ids[i] not in stored] if stored else firsts
     added = facts if len(keep) == len(facts) else facts.take(keep)  # keep is in order: all kept means as is
     if not len(added):
         return added

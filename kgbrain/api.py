@@ -185,12 +185,13 @@ class Brain:
                     progress(name, done, total)
 
             if (fmt or path.suffix.lower()) in (".dl", "dl"):
-                report = _load_rules(self.store, path)
-                if report.extra.get("rules_added") or report.extra.get("superiority_added"):
-                    _settle_after_load(self.store, None, None)
-                with self.store.transaction():
-                    for hook in self.load_hooks:
-                        hook(self, report)
+                with self.store.atomic():  # the rules, everything they derive and settle, or none of it
+                    report = _load_rules(self.store, path)
+                    if report.extra.get("rules_added") or report.extra.get("superiority_added"):
+                        _settle_after_load(self.store, None, None)
+                    with self.store.transaction():
+                        for hook in self.load_hooks:
+                            hook(self, report)
                 reports.append(report)
                 tick(total)
                 continue
@@ -206,19 +207,21 @@ class Brain:
             # (data pages and their log); measured 700 bytes a fact on a 300k-fact load.
             expected = 1024 * (len(batch.facts) + len(batch.annotations) + len(batch.declarations))
             with self.store.atomic(expected_bytes=expected):
-                report = load_batch(self.store, batch)
-                report.annotated = {a.concept for a in batch.annotations}
-                new_rules = _save_rules(self.store, batch, report)
-                for hook in self.load_hooks:
-                    hook(self, report)
-            # Stored rules run on the new facts after they are committed (each round commits; see
-            # reasoning/rules/engine.py), then the hooks see the derived facts as a load of their own.
-            derived = _run_rules(self.store, report, new_rules)
-            if derived is not None:
                 with self.store.transaction():
+                    report = load_batch(self.store, batch)
+                    report.annotated = {a.concept for a in batch.annotations}
+                    new_rules = _save_rules(self.store, batch, report)
                     for hook in self.load_hooks:
-                        hook(self, derived)
-            _settle_after_load(self.store, report, derived)
+                        hook(self, report)
+                # Stored rules run on the new facts after they are committed (each round commits; see
+                # reasoning/rules/engine.py), then the hooks see the derived facts as a load of their own; all
+                # inside the same atomic block, so a kill during a round leaves the knowledge base as it was.
+                derived = _run_rules(self.store, report, new_rules)
+                if derived is not None:
+                    with self.store.transaction():
+                        for hook in self.load_hooks:
+                            hook(self, derived)
+                _settle_after_load(self.store, report, derived)
             reports.append(report)
             tick(total)
         return reports
@@ -685,7 +688,8 @@ class Brain:
         """
         from kgbrain.reasoning import truth
 
-        record = truth.resolve_by_person(self.store, conflict_id, keep, by)
+        with self.store.atomic():
+            record = truth.resolve_by_person(self.store, conflict_id, keep, by)
         self._statuses_changed()
         return record
 
@@ -700,11 +704,12 @@ class Brain:
         from kgbrain.reasoning.rules.settle import fact_keys, settle_stored
         from kgbrain.reasoning.rules.support import withdraw
 
-        with self.store.transaction():  # the retraction and what loses all support with it: all or nothing
-            result = truth.retract(self.store, fact_id, by=by, reason=reason)
-            gone = withdraw(self.store, [fact_id])
-        # then what the retraction makes true or blocked through `not` and defeasible rules
-        settle_stored(self.store, fact_keys(result.fact), gone.rules)
+        with self.store.atomic():  # the retraction, what loses all support with it and what that settles, or none
+            with self.store.transaction():
+                result = truth.retract(self.store, fact_id, by=by, reason=reason)
+                gone = withdraw(self.store, [fact_id])
+            # then what the retraction makes true or blocked through `not` and defeasible rules
+            settle_stored(self.store, fact_keys(result.fact), gone.rules)
         self._statuses_changed()
         return result
 
@@ -721,10 +726,11 @@ class Brain:
         from kgbrain.reasoning.rules.settle import fact_keys, settle_stored
         from kgbrain.reasoning.rules.support import withdraw
 
-        with self.store.transaction():
-            results = truth.retract_many(self.store, list(dict.fromkeys(fact_ids)), by=by, reason=reason)
-            gone = withdraw(self.store, [r.fact.fact_id for r in results])
-        settle_stored(self.store, {k for r in results for k in fact_keys(r.fact)}, gone.rules)
+        with self.store.atomic():  # as `retract`: a kill leaves all of it or none
+            with self.store.transaction():
+                results = truth.retract_many(self.store, list(dict.fromkeys(fact_ids)), by=by, reason=reason)
+                gone = withdraw(self.store, [r.fact.fact_id for r in results])
+            settle_stored(self.store, {k for r in results for k in fact_keys(r.fact)}, gone.rules)
         self._statuses_changed()
         return results
 
@@ -760,7 +766,8 @@ class Brain:
         """
         from kgbrain.reasoning import truth
 
-        result = truth.scan_and_record(self.store)
+        with self.store.atomic():
+            result = truth.scan_and_record(self.store)
         self._statuses_changed()
         return result
 

@@ -107,6 +107,7 @@ class KuzuStore:
         self._write_lock = threading.RLock()
         self._in_tx = False
         self._connected = False  # `connect` gave out connections to this database (then `atomic` cannot swap it)
+        self._in_atomic = False  # inside an `atomic` block: the open database is its working copy
         self._counting = False  # bump the write counter (once the Meta table exists)
         self._shares_db = False  # a second connection (`connect`) leaves the database to its owner
         # Held around each COMMIT and the `on_commit` hooks: a server holds its readers off for that moment, so a
@@ -171,13 +172,17 @@ class KuzuStore:
 
     @contextmanager
     def atomic(self, *, expected_bytes: int = 0) -> Iterator[None]:
-        """Run the block as one transaction on a copy of the database file, which replaces it only when complete.
+        """Run the block on a copy of the database file, which replaces it only when the block completes.
 
         Kùzu's own recovery loses data when a big transaction is killed while it is being committed or
         checkpointed (measured on 0.11.3: concepts gone, facts half there), and it aborts the process on a
-        full disk at commit time. So a big write goes to `<db>.writing`, is checkpointed by closing it, and
-        is renamed over the database: a kill or a crash at any moment leaves the old file or the new one,
-        never a mix. The write lock is held throughout; an in-memory database just uses a transaction.
+        full disk at commit time. So a write goes to `<db>.writing`, is checkpointed by closing it, and is
+        renamed over the database: a kill or a crash at any moment leaves the old file or the new one, never a
+        mix. The block opens its own transactions, as many as it needs (a load, its hooks, every round of rule
+        materialisation): all of them land, or none. The write lock is held throughout. Nested use joins the
+        outer block. An in-memory database, a block inside a transaction, and a database that gave out reader
+        connections (a server's: it cannot be swapped under them) run the block as it is, each of its
+        transactions all-or-nothing on its own.
 
         `expected_bytes` is about what the write adds (its write-ahead log is about as big): without room
         for the copy and that, the write is refused before it starts, since Kùzu aborts the whole process
@@ -186,10 +191,8 @@ class KuzuStore:
         Raises:
             StoreError: the copy, the write or the swap failed; the database is as it was.
         """
-        if self.path is None or self._in_tx or self._connected:
-            # (a server's reader connections share this database object: it cannot be swapped under them)
-            with self.transaction():
-                yield
+        if self.path is None or self._in_tx or self._connected or self._in_atomic:
+            yield
             return
         if self.read_only:
             raise StoreError("the database is open read-only; writing needs a read-write open")
@@ -197,12 +200,12 @@ class KuzuStore:
             work = self.path.with_name(self.path.name + WORK_SUFFIX)
             _check_space(self.path, expected_bytes)
             self._close_kuzu()
+            self._in_atomic = True
             try:
                 _remove_leftovers(self.path)
                 _copy_file(self.path, work)
                 self._open_kuzu(work)
-                with self.transaction():
-                    yield
+                yield
                 self._close_kuzu()
                 _fsync(work)
                 work.replace(self.path)
@@ -210,6 +213,7 @@ class KuzuStore:
             except OSError as exc:
                 raise StoreError(f"cannot write database {str(self.path)!r}: {exc.strerror or exc}") from exc
             finally:
+                self._in_atomic = False
                 self._close_kuzu()
                 _remove_leftovers(self.path)
                 self._open_kuzu(self.path)
@@ -592,6 +596,7 @@ class KuzuStore:
         other._prepared = None
         other._delta = None
         other._pending_delta = FactDelta()
+        other._in_atomic = False
         self._connected = True
         return other
 

@@ -35,7 +35,7 @@ class GraphStore(Protocol):
         ...
 
     def atomic(self, *, expected_bytes: int = 0) -> AbstractContextManager[None]:
-        """Like `transaction`, but a kill or crash at any moment leaves all of the block's writes or none."""
+        """Run the block so a kill or crash at any moment leaves all of its transactions' writes or none."""
         ...
 
     def copy(self, table: str, rows: Any) -> None:

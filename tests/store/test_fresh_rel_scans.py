@@ -36,38 +36,43 @@ def test_queries_see_each_new_fact_once_inside_the_load_transaction(tmp_path: Pa
         brain.load([write_jsonl(tmp_path / "old.jsonl", old)])
         store = brain.store
         batch = read_facts_file(write_jsonl(tmp_path / "new.jsonl", new))
-        with pytest.raises(_Abort), store.transaction():
-            added = load_batch(store, batch).added
-            ids = list(added.column("fact_id"))
-            subjects = sorted(set(added.column("subject")))
-            # The trap itself, so this test notices when a Kùzu upgrade makes the guards unnecessary.
-            raw = store._execute("MATCH (s:Concept {id: 'x'})-[r]->() RETURN count(*)", {}, what="probe")
-            assert raw.get_next()[0] > 2  # x has two facts
-            raw.close()
 
-            got = [r["fact_id"] for r in store.run("tms_facts_get", ids=ids)]
-            assert sorted(got) == sorted(ids)
-            existing = store.run("rules_facts_existing", subjects=subjects, ids=ids)
-            assert sorted(r["fact_id"] for r in existing) == sorted(ids)
-            assert sorted(r["fact_id"] for r in store.run("facts_existing", ids=ids)) == sorted(ids)
-            active = store.run("rules_subject_facts", subjects=["x"], active="active")
-            assert len(active) == 2
-            counts = {(r["tbl"], r["predicate"]): r["facts"] for r in store.run("fact_counts")}
-            assert counts == {
-                ("IS_A", "is_a"): 2,
-                ("PART_OF", "part_of"): 1,
-                ("CAUSES", "causes"): 1,
-                ("ATTR", "weight"): 2,
-            }
-            assert store.run("fact_status_counts") == [{"status": "active", "facts": 6}]
-            assert store.run("graph_fingerprint")[0]["facts"] == 6
-            updated = store.run(
-                "tms_facts_update_fresh",
-                subjects=["x"],
-                ids=[ids[0]],
-                statuses=["disputed"],
-                confidences=[0.25],
-            )
-            assert updated == []
-            assert [r["status"] for r in store.run("tms_facts_get", ids=[ids[0]])] == ["disputed"]
-            raise _Abort
+        def inside_the_load() -> None:
+            with store.transaction():
+                added = load_batch(store, batch).added
+                ids = list(added.column("fact_id"))
+                subjects = sorted(set(added.column("subject")))
+                # The trap itself, so this test notices when a Kùzu upgrade makes the guards unnecessary.
+                raw = store._execute("MATCH (s:Concept {id: 'x'})-[r]->() RETURN count(*)", {}, what="probe")
+                assert raw.get_next()[0] > 2  # x has two facts
+                raw.close()
+
+                got = [r["fact_id"] for r in store.run("tms_facts_get", ids=ids)]
+                assert sorted(got) == sorted(ids)
+                existing = store.run("rules_facts_existing", subjects=subjects, ids=ids)
+                assert sorted(r["fact_id"] for r in existing) == sorted(ids)
+                assert sorted(r["fact_id"] for r in store.run("facts_existing", ids=ids)) == sorted(ids)
+                active = store.run("rules_subject_facts", subjects=["x"], active="active")
+                assert len(active) == 2
+                counts = {(r["tbl"], r["predicate"]): r["facts"] for r in store.run("fact_counts")}
+                assert counts == {
+                    ("IS_A", "is_a"): 2,
+                    ("PART_OF", "part_of"): 1,
+                    ("CAUSES", "causes"): 1,
+                    ("ATTR", "weight"): 2,
+                }
+                assert store.run("fact_status_counts") == [{"status": "active", "facts": 6}]
+                assert store.run("graph_fingerprint")[0]["facts"] == 6
+                updated = store.run(
+                    "tms_facts_update_fresh",
+                    subjects=["x"],
+                    ids=[ids[0]],
+                    statuses=["disputed"],
+                    confidences=[0.25],
+                )
+                assert updated == []
+                assert [r["status"] for r in store.run("tms_facts_get", ids=[ids[0]])] == ["disputed"]
+                raise _Abort
+
+        with pytest.raises(_Abort):  # rolled back: nothing of it stays
+            inside_the_load()

@@ -1,10 +1,13 @@
-"""Load benchmark: facts/s and RSS for JSONL and CSV facts files through kgbrain's bulk path.
+"""Load benchmark: facts/s and peak RSS for JSONL and CSV facts files through kgbrain's bulk path, first loads and
+loads into a knowledge base that holds facts already, with the peers in the same run.
 
-Generates a knowledge base of N facts (default 1,000,000) over N/5 concepts, then runs, each in its own
-subprocess so RSS is per engine: kgbrain load of the JSONL file, kgbrain load of the CSV file, and the
-peers pyoxigraph (bulk_load of the same facts as N-Triples) and rdflib (parse of the N-Triples).
+For each size N (default 200,000 and 1,000,000) it generates N facts over N/5 concepts (kept under --dir and
+reused), then runs, each in its own subprocess so RSS is per engine: kgbrain load of the JSONL file into a new
+KB, kgbrain load of the CSV file into a new KB, pyoxigraph (bulk_load of the same facts as N-Triples) and
+rdflib (parse of the N-Triples). `--into` adds the non-empty case: a tenth of N new facts loaded into a
+new KB and into the KB of N facts (copied from the JSONL run), which should cost about the same.
 
-    python bench/load.py [--facts 1000000] [--skip-rdflib]
+    python bench/load.py [--sizes 200000 1000000] [--dir /tmp/kgbrain-load] [--skip-rdflib] [--into]
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,11 +27,16 @@ from pathlib import Path
 PREDICATES = ["is_a", "part_of", "has_property", "causes", "enables", "related_to", "contains", "located_in"]
 
 
-def generate(n_facts: int, folder: Path) -> dict[str, Path]:
-    rng = random.Random(7)
-    n_concepts = max(10, n_facts // 5)
-    sources = [(f"source-{i}", round(0.3 + 0.03 * i, 2)) for i in range(20)]
+def generate(n_facts: int, folder: Path, *, seed: int = 7, prefix: str = "") -> dict[str, Path]:
+    """JSONL, CSV and N-Triples files of the same `n_facts` facts (reused when already there)."""
     paths = {"jsonl": folder / "facts.jsonl", "csv": folder / "facts.csv", "nt": folder / "facts.nt"}
+    done = folder / "complete"
+    if done.exists():
+        return paths
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    n_concepts = max(10, n_facts // 5)
+    sources = [(f"{prefix}source-{i}", round(0.3 + 0.03 * i, 2)) for i in range(20)]
     fields = [
         "subject",
         "predicate",
@@ -63,68 +73,92 @@ def generate(n_facts: int, folder: Path) -> dict[str, Path]:
                 row["observed_at"] = f"20{10 + i % 15:02d}-0{1 + i % 9}-1{i % 9}T00:00:00Z"
             jf.write(json.dumps(row) + "\n")
             writer.writerow(row)
+    done.touch()
     return paths
 
 
+# Peak RSS (ru_maxrss) rather than the RSS at the end: a load's high-water mark is what needs the memory.
 RUNNERS = {
-    "kgbrain-jsonl": """
-import sys, time, psutil
+    "kgbrain": """
+import resource, sys, time
 from kgbrain.api import Brain
 t = time.perf_counter()
 with Brain.open(sys.argv[2]) as b:
     [r] = b.load([sys.argv[1]])
-print(time.perf_counter() - t, r.facts_added, psutil.Process().memory_info().rss)
+print(time.perf_counter() - t, r.facts_added, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """,
     "pyoxigraph": """
-import sys, time, psutil, pyoxigraph
+import resource, sys, time, pyoxigraph
 t = time.perf_counter()
 store = pyoxigraph.Store(sys.argv[2])
 store.bulk_load(path=sys.argv[1], format=pyoxigraph.RdfFormat.N_TRIPLES)
 n = len(store)
-print(time.perf_counter() - t, n, psutil.Process().memory_info().rss)
+print(time.perf_counter() - t, n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """,
     "rdflib": """
-import sys, time, psutil, rdflib
+import resource, sys, time, rdflib
 t = time.perf_counter()
 g = rdflib.Graph()
 g.parse(sys.argv[1], format="nt")
-print(time.perf_counter() - t, len(g), psutil.Process().memory_info().rss)
+print(time.perf_counter() - t, len(g), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """,
 }
 
 
 def run(engine: str, data: Path, out: Path) -> tuple[float, int, int]:
-    code = RUNNERS["kgbrain-jsonl" if engine.startswith("kgbrain") else engine]
-    done = subprocess.run([sys.executable, "-c", code, str(data), str(out)], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNERS[engine], str(data), str(out)], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{engine} on {data} failed:\n{done.stderr[-2000:]}")
     seconds, count, rss = done.stdout.split()
     return float(seconds), int(count), int(rss)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--facts", type=int, default=1_000_000)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[200_000, 1_000_000])
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "kgbrain-load-bench")
     parser.add_argument("--skip-rdflib", action="store_true", help="rdflib takes ~30 s per million triples")
+    parser.add_argument("--skip-csv", action="store_true")
+    parser.add_argument("--into", action="store_true", help="also load N/10 new facts into the KB of N facts")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        t = time.perf_counter()
-        paths = generate(args.facts, folder)
-        print(f"generated {args.facts:,} facts in {time.perf_counter() - t:.1f} s\n")
-        rows = []
-        plan = [
-            ("kgbrain (JSONL)", "kgbrain", paths["jsonl"]),
-            ("kgbrain (CSV)", "kgbrain", paths["csv"]),
-            ("pyoxigraph bulk_load (N-Triples)", "pyoxigraph", paths["nt"]),
-        ]
-        if not args.skip_rdflib:
-            plan.append(("rdflib parse, in memory (N-Triples)", "rdflib", paths["nt"]))
-        for i, (label, engine, data) in enumerate(plan):
-            seconds, count, rss = run(engine, data, folder / f"db{i}")
-            rows.append((label, seconds, count, count / seconds, rss / 2**20))
-        print(f"| {'engine':<36} | {'seconds':>8} | {'facts/triples':>13} | {'per second':>10} | {'RSS MB':>7} |")
-        print(f"|{'-' * 38}|{'-' * 10}:|{'-' * 15}:|{'-' * 12}:|{'-' * 9}:|")
-        for label, seconds, count, rate, rss in rows:
-            print(f"| {label:<36} | {seconds:>8.1f} | {count:>13,} | {rate:>10,.0f} | {rss:>7.0f} |")
+    rows = []
+    started = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(dir=args.dir.parent if args.dir.parent.exists() else None) as tmp:
+        work = Path(tmp)
+        for n in args.sizes:
+            t = time.perf_counter()
+            paths = generate(n, args.dir / str(n))
+            print(f"{n:,} facts ready in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+            plan = [(f"kgbrain (JSONL), new KB, {n:,}", "kgbrain", paths["jsonl"], work / f"kb{n}")]
+            if not args.skip_csv:
+                plan.append((f"kgbrain (CSV), new KB, {n:,}", "kgbrain", paths["csv"], work / f"csv{n}"))
+            plan.append((f"pyoxigraph bulk_load (N-Triples), {n:,}", "pyoxigraph", paths["nt"], work / f"ox{n}"))
+            if not args.skip_rdflib:
+                plan.append((f"rdflib parse, in memory (N-Triples), {n:,}", "rdflib", paths["nt"], work / "none"))
+            for label, engine, data, out in plan:
+                seconds, count, rss = run(engine, data, out)
+                rows.append((label, seconds, count, count / seconds, rss / 2**20))
+                print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
+            if args.into:
+                extra = generate(n // 10, args.dir / f"{n}-extra", seed=11, prefix="extra-")
+                full = work / f"full{n}"
+                shutil.copy(work / f"kb{n}", full)
+                targets = (
+                    (f"kgbrain {n // 10:,} into a new KB", work / f"new{n}"),
+                    (f"  … into the KB of {n:,}", full),
+                )
+                for label, db in targets:
+                    seconds, count, rss = run("kgbrain", extra["jsonl"], db)
+                    rows.append((label, seconds, count, count / seconds, rss / 2**20))
+                    print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
+    ended = os.getloadavg()[0]
+    print(f"load average {started:.1f} at the start, {ended:.1f} at the end ({os.cpu_count()} cores)\n")
+    print(f"| {'engine':<44} | {'seconds':>8} | {'facts/triples':>13} | {'per second':>10} | {'peak RSS MB':>11} |")
+    print(f"|{'-' * 46}|{'-' * 9}:|{'-' * 14}:|{'-' * 11}:|{'-' * 12}:|")
+    for label, seconds, count, rate, rss in rows:
+        print(f"| {label:<44} | {seconds:>8.1f} | {count:>13,} | {rate:>10,.0f} | {rss:>11,.0f} |")
 
 
 if __name__ == "__main__":

@@ -106,9 +106,9 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
     lexical, datatype = _literals(value, csv_cells=pa.types.is_string(value.type) and _is_delimited(path))
     has_value = [x is not None for x in lexical]
     columns = {
-        "subject": subject.to_pylist(),
+        "subject": _shared(subject),
         "predicate": _shared(predicate),
-        "object": obj.to_pylist(),
+        "object": _shared(obj),
         "lexical": lexical,
         "datatype": datatype,
         "unit": _shared(_text(table, "unit")),

@@ -77,42 +77,49 @@ def generate(n_facts: int, folder: Path, *, seed: int = 7, prefix: str = "") -> 
     return paths
 
 
-# Peak RSS (ru_maxrss) rather than the RSS at the end: a load's high-water mark is what needs the memory.
+# Peak RSS (ru_maxrss) rather than the RSS at the end: a load's high-water mark is what needs the memory. CPU
+# seconds (every thread of the process) next to wall seconds: on a shared machine they vary much less.
 RUNNERS = {
     "kgbrain": """
 import resource, sys, time
 from kgbrain.api import Brain
-t = time.perf_counter()
+u = resource.getrusage(resource.RUSAGE_SELF)
+cpu, t = u.ru_utime + u.ru_stime, time.perf_counter()
 with Brain.open(sys.argv[2]) as b:
     [r] = b.load([sys.argv[1]])
-print(time.perf_counter() - t, r.facts_added, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(time.perf_counter() - t, r.facts_added, u.ru_maxrss * 1024, u.ru_utime + u.ru_stime - cpu)
 """,
     "pyoxigraph": """
 import resource, sys, time, pyoxigraph
-t = time.perf_counter()
+u = resource.getrusage(resource.RUSAGE_SELF)
+cpu, t = u.ru_utime + u.ru_stime, time.perf_counter()
 store = pyoxigraph.Store(sys.argv[2])
 store.bulk_load(path=sys.argv[1], format=pyoxigraph.RdfFormat.N_TRIPLES)
 n = len(store)
-print(time.perf_counter() - t, n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(time.perf_counter() - t, n, u.ru_maxrss * 1024, u.ru_utime + u.ru_stime - cpu)
 """,
     "rdflib": """
 import resource, sys, time, rdflib
-t = time.perf_counter()
+u = resource.getrusage(resource.RUSAGE_SELF)
+cpu, t = u.ru_utime + u.ru_stime, time.perf_counter()
 g = rdflib.Graph()
 g.parse(sys.argv[1], format="nt")
-print(time.perf_counter() - t, len(g), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(time.perf_counter() - t, len(g), u.ru_maxrss * 1024, u.ru_utime + u.ru_stime - cpu)
 """,
 }
 
 
-def run(engine: str, data: Path, out: Path) -> tuple[float, int, int]:
+def run(engine: str, data: Path, out: Path) -> tuple[float, int, int, float]:
     done = subprocess.run(
         [sys.executable, "-c", RUNNERS[engine], str(data), str(out)], capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {data} failed:\n{done.stderr[-2000:]}")
-    seconds, count, rss = done.stdout.split()
-    return float(seconds), int(count), int(rss)
+    seconds, count, rss, cpu = done.stdout.split()
+    return float(seconds), int(count), int(rss), float(cpu)
 
 
 def main() -> None:
@@ -138,8 +145,8 @@ def main() -> None:
             if not args.skip_rdflib:
                 plan.append((f"rdflib parse, in memory (N-Triples), {n:,}", "rdflib", paths["nt"], work / "none"))
             for label, engine, data, out in plan:
-                seconds, count, rss = run(engine, data, out)
-                rows.append((label, seconds, count, count / seconds, rss / 2**20))
+                seconds, count, rss, cpu = run(engine, data, out)
+                rows.append((label, seconds, cpu, count, count / cpu, rss / 2**20))
                 print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
             if args.into:
                 extra = generate(n // 10, args.dir / f"{n}-extra", seed=11, prefix="extra-")
@@ -150,15 +157,18 @@ def main() -> None:
                     (f"  … into the KB of {n:,}", full),
                 )
                 for label, db in targets:
-                    seconds, count, rss = run("kgbrain", extra["jsonl"], db)
-                    rows.append((label, seconds, count, count / seconds, rss / 2**20))
+                    seconds, count, rss, cpu = run("kgbrain", extra["jsonl"], db)
+                    rows.append((label, seconds, cpu, count, count / cpu, rss / 2**20))
                     print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
     ended = os.getloadavg()[0]
     print(f"load average {started:.1f} at the start, {ended:.1f} at the end ({os.cpu_count()} cores)\n")
-    print(f"| {'engine':<44} | {'seconds':>8} | {'facts/triples':>13} | {'per second':>10} | {'peak RSS MB':>11} |")
-    print(f"|{'-' * 46}|{'-' * 9}:|{'-' * 14}:|{'-' * 11}:|{'-' * 12}:|")
-    for label, seconds, count, rate, rss in rows:
-        print(f"| {label:<44} | {seconds:>8.1f} | {count:>13,} | {rate:>10,.0f} | {rss:>11,.0f} |")
+    print(
+        f"| {'engine':<44} | {'wall s':>7} | {'CPU s':>7} | {'facts/triples':>13} | {'per CPU s':>9} "
+        f"| {'peak RSS MB':>11} |"
+    )
+    print(f"|{'-' * 46}|{'-' * 8}:|{'-' * 8}:|{'-' * 14}:|{'-' * 10}:|{'-' * 12}:|")
+    for label, seconds, cpu, count, rate, rss in rows:
+        print(f"| {label:<44} | {seconds:>7.1f} | {cpu:>7.1f} | {count:>13,} | {rate:>9,.0f} | {rss:>11,.0f} |")
 
 
 if __name__ == "__main__":

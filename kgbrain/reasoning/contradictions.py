@@ -515,7 +515,7 @@ def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None)
         return []
     members = {f.subject for f in fresh or () if f.predicate in MEMBERSHIP}
     whole = [a for a in axioms if new is None or a in new]  # axioms whose every violation must be found
-    candidates: dict[str, set[str]] = {a: set(members) for a in axioms}
+    below_both: dict[str, set[str]] = {}  # axiom -> concepts below both its classes (for `whole` axioms)
     # Inside a load transaction the walks need the queries that see its new links right (see the files).
     children, parents = ("conflict_children", "conflict_parents")
     if fresh is not None:
@@ -524,21 +524,31 @@ def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None)
         down = _walk(store, children, {c for a in whole for c in axioms[a]}, up=False)
         for a in whole:
             left, right = axioms[a]
-            candidates[a] |= _reach(down, left) & _reach(down, right)
-    suspects = set().union(*candidates.values())
+            below_both[a] = _reach(down, left) & _reach(down, right)
+    suspects = members.union(*below_both.values())
     if not suspects:
         return []
     up = _walk(store, parents, suspects, up=True)
     above = _axiom_classes_above(up, {c for pair in axioms.values() for c in pair})
+    by_class: dict[str, list[str]] = defaultdict(list)
+    for a, (left, right) in axioms.items():
+        by_class[left].append(a)
+        by_class[right].append(a)
     rows = []
-    for a, xs in sorted(candidates.items()):
-        left, right = axioms[a]
-        for x in sorted(xs):
-            if not {left, right} <= above.get(x, set()):
+    # Per concept, only the axioms whose classes are above it (pizza.owl has thousands of pairwise axioms, and a
+    # load thousands of new members: their product was minutes and gigabytes).
+    for x in suspects:
+        mine = above.get(x)
+        if not mine:
+            continue
+        for a in {a for c in mine for a in by_class[c]}:
+            left, right = axioms[a]
+            if not {left, right} <= mine or (x not in members and x not in below_both.get(a, ())):
                 continue
             if any({left, right} <= above.get(p, set()) for p, _ in up.get(x, ())):
                 continue  # inherited from a parent that violates the axiom itself
             rows.append((a, x, _path(up, x, left), _path(up, x, right)))
+    rows.sort()
     if new is not None:
         rows = [r for r in rows if new & {r[0], *r[2], *r[3]}]
     wanted = {i for a, _, left_facts, right_facts in rows for i in (a, *left_facts, *right_facts)}

@@ -496,7 +496,7 @@ class KuzuStore:
             text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace(
                 "@TO_KEY@", schema.PRIMARY_KEYS[target]
             )
-            text = text.replace("@PROPS@", ", ".join(f"{p}: {p}" for p in props))
+            text = text.replace(" {@PROPS@}" if not props else "@PROPS@", ", ".join(f"{p}: {p}" for p in props))
             renamed = rows.rename_columns(["from_key", "to_key", *rows.column_names[2:]])
             self._execute(text, {"rows": renamed}, what=f"append to {table}").close()
 

@@ -61,6 +61,8 @@ REL_TABLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     **{t: ("Concept", "Concept", FACT_COLUMNS) for t in (*CORE_TABLES.values(), GENERIC_TABLE)},
     ATTR_TABLE: ("Concept", "Value", FACT_COLUMNS),
     "NAMES": ("Term", "Concept", NAMES_COLUMNS[2:]),
+    "DERIVES": ("Derivation", "FactRef", ()),  # derivation -> the fact it derives (no properties)
+    "USES": ("Derivation", "FactRef", ()),  # derivation -> each premise fact
 }
 
 

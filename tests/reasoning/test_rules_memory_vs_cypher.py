@@ -19,7 +19,7 @@ from kgbrain.api import Brain
 from kgbrain.errors import InputError
 from kgbrain.ingest.rule_syntax import check_program, parse_rule
 from kgbrain.reasoning.graph import FactGraph
-from kgbrain.reasoning.rules.engine import materialise
+from kgbrain.reasoning.rules.engine import materialise_cypher
 from kgbrain.reasoning.rules.memory import Closure, literal_key, read_facts
 from kgbrain.reasoning.rules.rulebase import save_program
 from kgbrain.ruleset import Atom, Program
@@ -60,7 +60,7 @@ def _statement(row: dict[str, Any]) -> Statement:
 
 def _cypher(brain: Brain, program: Program) -> tuple[set[Statement], set[tuple[str, Statement, tuple[Statement, ...]]]]:
     save_program(brain.store, program)
-    materialise(brain.store, program, full=[r.id for r in program.rules])
+    materialise_cypher(brain.store, program, full=[r.id for r in program.rules])
     rows = brain.store.run("export_facts")
     by_id = {r["fact_id"]: _statement(r) for r in rows}
     active = {_statement(r) for r in rows if r["status"] == "active"}

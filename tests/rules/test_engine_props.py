@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from kgbrain.api import Brain
 from kgbrain.errors import InputError
 from kgbrain.ingest.rule_syntax import dependencies, find_naf_cycle, parse_program, strata
-from kgbrain.reasoning.rules.engine import materialise
+from kgbrain.reasoning.rules.engine import materialise, materialise_cypher
 from kgbrain.reasoning.rules.rulebase import save_program
 from kgbrain.ruleset import Atom, Program, Rule, Var
 
@@ -116,7 +116,7 @@ def test_semi_naive_reaches_the_naive_fixpoint(
     path = _facts_file(tmp_path_factory.mktemp("f"), facts)
     with _run(program, path, rules_first=rules_first) as brain:
         semi = _derived(brain)
-        again = materialise(brain.store, program, naive=True)
+        again = materialise_cypher(brain.store, program, naive=True)
         assert again.derived == 0
         assert _derived(brain) == semi
 
@@ -146,7 +146,7 @@ def test_retract_withdraws_exactly_and_reload_restores(
         brain.retract(fid, by="test")
         after = _derived(brain)
         assert after <= before
-        assert materialise(brain.store, program, naive=True).derived == 0  # nothing withdrawn wrongly
+        assert materialise_cypher(brain.store, program, naive=True).derived == 0  # nothing withdrawn wrongly
         still = brain.store.run_generated(
             "MATCH (s:Concept)-[r]->(o:Concept) WHERE r.source STARTS WITH $p AND r.status = $a RETURN r.fact_id AS id",
             p="rule:",

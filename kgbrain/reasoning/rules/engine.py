@@ -114,9 +114,40 @@ def materialise(
     since: datetime | None = None,
     full: Iterable[str] = (),
     predicates: Iterable[str] | None = None,
+    cypher: bool = False,
+) -> RunReport:
+    """Run the program to its fixpoint, writing derived facts and derivation records, all in one transaction.
+
+    The consequences are computed by the in-memory executor (reasoning/rules/bulk.py) over every active fact
+    and what is not stored yet is written at once: the store holds all of a run or none of it. `cypher`
+    runs the definition instead (`materialise_cypher`, round by round); a property test holds the two equal.
+    `since`, `full` and `predicates` describe a load as for `materialise_cypher`: when no rule is new and
+    none can match the load's predicates, nothing runs.
+
+    Raises:
+        InputError: the program cannot be stratified.
+        StoreError: the store failed.
+    """
+    if cypher:
+        return materialise_cypher(store, program, since=since, full=full, predicates=predicates)
+    from kgbrain.reasoning.rules.bulk import materialise_memory, may_fire
+
+    if since is not None and predicates is not None and not list(full) and not may_fire(program, predicates):
+        return RunReport()
+    report: RunReport = materialise_memory(store, program)
+    return report
+
+
+def materialise_cypher(
+    store: GraphStore,
+    program: Program,
+    *,
+    since: datetime | None = None,
+    full: Iterable[str] = (),
+    predicates: Iterable[str] | None = None,
     naive: bool = False,
 ) -> RunReport:
-    """Run the program to its fixpoint, writing derived facts and derivation records.
+    """Run the program to its fixpoint in Kùzu (the definition), writing derived facts and derivation records.
 
     `full` names rules run over every fact in their stratum's first round (newly loaded rules); the
     others see only facts stamped at or after `since` (new facts of a load) in that round. Then every

@@ -263,6 +263,8 @@ class Closure:
                 obj.append(self.literal(row.value, row.target))
             ids.append(row.fact_id)
         self.stored_ids: dict[int, str] = {}  # tuple id -> smallest stored fact id
+        self.stored_all: dict[int, list[str]] = {}  # tuple id -> every stored fact id (sorted)
+        self.rounds = 0
         self._s, self._r, self._o = _Grow(), _Grow(), _Grow()
         self._keys = np.empty(0, dtype=np.int64)  # sorted tuple keys
         self._key_pos = np.empty(0, dtype=np.int64)  # tuple id of each sorted key
@@ -351,13 +353,13 @@ class Closure:
         if not ids:
             return
         keys = (s * self._nr + r) * self._nt + o
-        by_key: dict[int, str] = {}  # the smallest fact id per distinct statement
+        by_key: dict[int, list[str]] = defaultdict(list)  # every fact id per distinct statement
         for k, fid in zip(keys.tolist(), ids, strict=True):
-            if k not in by_key or fid < by_key[k]:
-                by_key[k] = fid
+            by_key[k].append(fid)
         uniq, first = np.unique(keys, return_index=True)
         tids = self._append(s[first], r[first], o[first], uniq)
-        self.stored_ids = {t: by_key[k] for t, k in zip(tids.tolist(), uniq.tolist(), strict=True)}
+        self.stored_all = {t: sorted(by_key[k]) for t, k in zip(tids.tolist(), uniq.tolist(), strict=True)}
+        self.stored_ids = {t: fids[0] for t, fids in self.stored_all.items()}
 
     def _append(self, s: Ints, r: Ints, o: Ints, keys: Ints) -> Ints:
         """Add new distinct tuples (keys not yet present); returns their tuple ids."""
@@ -588,8 +590,51 @@ class Closure:
                     if b.rows:
                         heads.append(self._head(rid, rule, b))
             first = False
+            self.rounds += 1
             self._commit(heads)
             d_lo, d_hi = d_hi, self.size
+
+    def register(self, rules: Sequence[Rule]) -> list[int]:
+        """Prepare the closure for these rules (of any kind) and give each its id in `fired`."""
+        self._prepare(rules)
+        ids = list(range(len(self._rules), len(self._rules) + len(rules)))
+        self._rules.extend(rules)
+        return ids
+
+    def strict_fixpoint(self, rules: Sequence[Rule]) -> None:
+        """Run strict rules (one stratum) to their fixpoint over every tuple, recording every firing."""
+        self._prepare(rules)
+        self._fixpoint(list(rules))
+
+    def fire(self, rid: int) -> tuple[int, Ints, Ints, Ints, list[Ints]]:
+        """Every firing of a registered rule over the current tuples, not committed: (rid, s, r, o, premises)."""
+        rule = self._rules[rid]
+        positive = [lit for lit in rule.body if isinstance(lit, Atom) and not lit.naf]
+        return self._head(rid, rule, self._body(list(rule.body), [(0, self.size)] * len(positive)))
+
+    def rule(self, rid: int) -> Rule:
+        """The registered rule with this id."""
+        return self._rules[rid]
+
+    def commit(self, heads: list[tuple[int, Ints, Ints, Ints, list[Ints]]]) -> None:
+        """Add firings (from `fire`) as tuples and recorded firings."""
+        self._commit(heads)
+
+    @property
+    def fired(self) -> list[tuple[Rule, Ints, list[Ints]]]:
+        """Every recorded firing group, in evaluation order: (rule, head tuple ids, premise tuple id columns)."""
+        return [(self._rules[rid], hs, premises) for rid, hs, premises in self._fired]
+
+    def tuple_key(self, tid: int) -> tuple[int, int, int]:
+        """(subject term, relation, object term) of a tuple."""
+        return int(self._s.data[tid]), int(self._r.data[tid]), int(self._o.data[tid])
+
+    def find(self, subject: int, relation: int, obj: int) -> int:
+        """The tuple id of a statement, or -1."""
+        if relation >= self._nr:
+            return -1
+        key = np.asarray([(subject * self._nr + relation) * self._nt + obj], dtype=np.int64)
+        return int(self._lookup(key)[0])
 
     @staticmethod
     def _has(index: _Grow, lo: int, hi: int) -> bool:

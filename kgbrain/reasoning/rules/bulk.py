@@ -39,9 +39,9 @@ from typing import Any
 
 import numpy as np
 
-from kgbrain.ingest.rule_syntax import strata
 from kgbrain.knowledge import Authority, Fact, Literal, Status
 from kgbrain.reasoning.rules.memory import MEMBERSHIP, Closure, FactRow
+from kgbrain.reasoning.rules.program_cache import program_strata
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX, Atom, Const, Program, Rule, RuleKind
 from kgbrain.store.protocol import GraphStore
 
@@ -149,7 +149,7 @@ class _Run:
         self.superiority = _Superiority(store, program)
 
     def evaluate(self) -> None:
-        for stratum in strata(self.program):
+        for stratum in program_strata(self.program):
             strict = [r for r in stratum if r.kind is RuleKind.STRICT]
             defeasible = [r for r in stratum if r.kind is RuleKind.DEFEASIBLE]
             while True:

@@ -39,9 +39,9 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
 from kgbrain.ingest.batch import FactColumns
-from kgbrain.ingest.rule_syntax import strata
 from kgbrain.knowledge import CORE_INHERITABLE, Authority, Fact, Literal, Status
 from kgbrain.reasoning.rules.compile import Compiled, compile_rule, positive_atoms
+from kgbrain.reasoning.rules.program_cache import program_strata
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
     Atom,
@@ -171,7 +171,7 @@ def materialise_cypher(
     if naive:  # every rule over every fact in every round: the reference the semi-naive rounds must reach
         fully = {r.id for r in program.rules}
     loaded = None if predicates is None else set(predicates)
-    for stratum in strata(program):
+    for stratum in program_strata(program):
         strict = [r for r in stratum if r.kind is RuleKind.STRICT]
         defeasible = [r for r in stratum if r.kind is RuleKind.DEFEASIBLE]
         first = True

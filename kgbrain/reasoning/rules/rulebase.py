@@ -34,12 +34,24 @@ class RulesReport:
 def stored_program(store: GraphStore) -> Program:
     """The program made of every stored rule and superiority statement.
 
+    Parsing thousands of rules (an ontology's) costs seconds, so the parsed program and its strata are
+    kept in `<db>.reasoning/` (and in the process), keyed by a digest of the stored rule rows: a CLI call
+    reads the rows, finds the digest and skips the parse (reasoning/rules/program_cache.py).
+
     Raises:
         StoreError: the store failed.
     """
-    rules = tuple(parse_rule(r["text"], r["origin"] or "") for r in store.run("rules_all"))
+    from kgbrain.reasoning.rules import program_cache
+
+    rows = [(r["id"], r["text"], r["origin"] or "") for r in store.run("rules_all")]
     order = tuple(Superiority(r["stronger"], r["weaker"]) for r in store.run("rules_order_all"))
-    return Program(rules, order)
+    key = program_cache.digest(rows, order)
+    found = program_cache.get(store, key)
+    if found is not None:
+        return found
+    program = Program(tuple(parse_rule(text, origin) for _, text, origin in rows), order)
+    program_cache.put(store, key, program)
+    return program
 
 
 def has_rules(store: GraphStore) -> bool:

@@ -1,0 +1,61 @@
+"""Rule steps in verdict traces: a derived fact cited as evidence brings its derivation tree along.
+
+`verify`, `ask --trace` and the HTTP/MCP verdicts all reach `Reasoner.decide`; when a step there cites a fact
+with a `rule:` source, the steps that derived it are put before it, premises first, down to sourced facts
+(the tree `kgbrain explain` prints, support.py `explain`). Each added step's rule is `rule:<rule id>`.
+Traces without derived facts are returned as they are, without touching the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from kgbrain.reasoning.rules.support import Proof, explain
+from kgbrain.reasoning.trace import Check, Step, Trace
+from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
+from kgbrain.store.protocol import GraphStore
+
+
+def with_derivations(store: GraphStore, check: Check) -> Check:
+    """The check with the derivation steps of every derived fact its trace cites.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    steps = check.trace.steps
+    if not any(s.startswith(DERIVED_SOURCE_PREFIX) for step in steps for s in step.sources):
+        return check
+    out: list[Step] = []
+    seen: set[str] = set()
+    for step in steps:
+        if any(s.startswith(DERIVED_SOURCE_PREFIX) for s in step.sources):
+            for fact_id in step.facts:
+                proof = explain(store, fact_id)
+                if proof is not None and proof.rule is not None:
+                    out.extend(_steps(proof, seen))
+        out.append(step)
+    return replace(check, trace=Trace(tuple(out)))
+
+
+def _steps(proof: Proof, seen: set[str]) -> Iterator[Step]:
+    """Post-order: premises' derivations, then this fact's."""
+    fact = proof.fact
+    if proof.rule is None or fact.fact_id in seen:
+        return
+    seen.add(fact.fact_id)
+    for premise in proof.premises:
+        yield from _steps(premise, seen)
+    sign = "" if fact.polarity else "NOT "
+    premises = tuple(p.fact.fact_id for p in proof.premises)
+    note = f"derived by rule {proof.rule} from {len(premises)} premise(s)"
+    if proof.alternatives:
+        note += f"; {proof.alternatives} more derivation(s)"
+    yield Step(
+        rule=DERIVED_SOURCE_PREFIX + proof.rule,
+        conclusion=f"{fact.subject} {sign}{fact.predicate} {fact.target}",
+        facts=premises,
+        sources=tuple(dict.fromkeys(p.fact.source for p in proof.premises)),
+        confidence=fact.confidence,
+        note=note,
+    )

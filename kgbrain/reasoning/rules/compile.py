@@ -28,8 +28,6 @@ from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
 
 ACTIVE = "active"
 # Typed empty lists for ground rules (an untyped `[]` literal has no element type in Kùzu).
-_EMPTY_STRINGS: list[str] = []
-_EMPTY_NUMBERS: list[float] = []
 _MEMBERSHIP = ("INSTANCE_OF", "IS_A")
 
 
@@ -241,9 +239,12 @@ def compile_rule(rule: Rule, delta: int | None = None) -> Compiled:
     else:  # a ground rule: one row, kept when its `not` atoms and comparisons hold
         match = "UNWIND $one AS one WITH one\n"
         b.params["one"] = [1]
+        if not any("$active" in w for w in where):  # nothing matched: no status to check (params must be exact)
+            del b.params["active"]
         returns = [r for r in returns if not r.endswith(("AS confidences", "AS trusts", "AS premises"))]
-        returns += ["$none AS premises", "$nums AS confidences", "$nums AS trusts"]
-        b.params["none"], b.params["nums"] = _EMPTY_STRINGS, _EMPTY_NUMBERS
+        # Typed in the text: Kùzu 0.11.3 cannot type an empty list parameter ("vector with ANY type").
+        returns += ["CAST([] AS STRING[]) AS premises", "CAST([] AS DOUBLE[]) AS confidences"]
+        returns += ["CAST([] AS DOUBLE[]) AS trusts"]
     cond = f"WHERE {' AND '.join(where)}\n" if where else ""
     text = f"{match}{cond}RETURN {', '.join(returns)}"
     return Compiled(rule, text, b.params, delta, never=b.never)

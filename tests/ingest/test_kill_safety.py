@@ -125,6 +125,16 @@ KILL_POINTS: dict[str, Callable[[dict[str, object]], Trigger]] = {
 }
 
 
+def kill_when(command: list[str], db: Path, trigger: Trigger) -> None:
+    """Run a kgbrain write and SIGKILL it the moment `trigger(db, seconds since start)` holds (or it ended)."""
+    started = time.monotonic()
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as child:
+        while child.poll() is None and not trigger(db, time.monotonic() - started):
+            time.sleep(0.001)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+
+
 @pytest.mark.parametrize("point", list(KILL_POINTS))
 def test_a_killed_load_leaves_before_or_after_and_a_rerun_completes(
     states: dict[str, object], tmp_path: Path, point: str
@@ -133,12 +143,7 @@ def test_a_killed_load_leaves_before_or_after_and_a_rerun_completes(
     shutil.copy(states["db"], db)  # type: ignore[arg-type]
     trigger = KILL_POINTS[point](states)
     command = [sys.executable, "-m", "kgbrain", "--db", str(db), "load", str(states["file"])]
-    started = time.monotonic()
-    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as child:
-        while child.poll() is None and not trigger(db, time.monotonic() - started):
-            time.sleep(0.001)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+    kill_when(command, db, trigger)
     state = normalised_export(db)
     assert state in (states["before"], states["after"]), f"killed {point}: the KB is neither before nor after"
     done = subprocess.run(command, capture_output=True, text=True, check=False)

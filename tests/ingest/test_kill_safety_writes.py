@@ -9,7 +9,6 @@ which replaces it only when all of them are done.
 from __future__ import annotations
 
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ import pytest
 from kgbrain.api import Brain
 from kgbrain.store.kuzu_store import WORK_SUFFIX
 from tests.conftest import write_jsonl
-from tests.ingest.test_kill_safety import normalised_export
+from tests.ingest.test_kill_safety import kill_when, normalised_export
 
 CHAIN = 24  # parent links; the ancestor rules derive CHAIN * (CHAIN + 1) / 2 facts in CHAIN rounds
 RULES = "[a1] anc(X, Y) :- parent(X, Y).\n[a2] anc(X, Z) :- parent(X, Y), anc(Y, Z).\n"
@@ -120,12 +119,7 @@ def test_a_killed_write_leaves_before_or_after_and_a_rerun_completes(
     seconds: dict[str, float] = kbs["seconds"]  # type: ignore[assignment]
     trigger = POINTS[point](seconds["rules" if write.startswith("load") else "retract"])
     command = _kgbrain(db, *args(kbs))
-    started = time.monotonic()
-    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as child:
-        while child.poll() is None and not trigger(db, time.monotonic() - started):
-            time.sleep(0.001)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+    kill_when(command, db, trigger)
     state = normalised_export(db)
     assert state in (exports[before_name], exports[after_name]), f"{write} killed {point}: neither before nor after"
     done = subprocess.run(command, capture_output=True, text=True, check=False)

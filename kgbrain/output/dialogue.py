@@ -189,6 +189,8 @@ _T: dict[str, dict[str, str]] = {
         "not_understood": "Я не понял, о чём вопрос{known}.",
         "understood": "; понятия: {x}",
         "value": "{a} ({x}): {v}.",
+        "value_not": "{a} ({x}): не {v}.",
+        "value_instead": "{a} ({x}): {v}, а не {w}.",
         "inherited_value": "{a} ({x}, как у «{h}»): {v}.",
         "count": "{x}: {n} ({items}).",
         "kinds": "Видов «{x}»: {n} — {items}.",
@@ -230,6 +232,8 @@ _T: dict[str, dict[str, str]] = {
         "not_understood": "I could not tell what the question asks{known}.",
         "understood": "; I know: {x}",
         "value": "The {a} of {x} is {v}.",
+        "value_not": "The {a} of {x} is not {v}.",
+        "value_instead": "The {a} of {x} is {v}, not {w}.",
         "inherited_value": "The {a} of {x} is {v} (stated for {h}).",
         "count": "{x}: {n} ({items}).",
         "kinds": "There are {n} kinds of {x}: {items}.",
@@ -490,6 +494,33 @@ def _value(answer: Answer, lang: str) -> str:
     return _cap(t["value"].format(a=a if lang == "en" else _cap(a), x=x, v=shown))
 
 
+def _value_check(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
+    claimed, stated = str(d["value"]), str(d.get("stated") or "")
+    outcome = d["outcome"]
+    statement = _uncap(t["value"].format(a=a, x=x, v=claimed), lang).rstrip(".")
+    if outcome == "unknown":
+        checked = ", ".join(dict.fromkeys(st.rule for st in answer.trace.steps)) or d["attribute"]
+        return t["dont_know_check"].format(x=statement, checked=checked)
+    if outcome == "conflicting":
+        return f"{t['conflict']}: {statement}?"
+    if outcome == "supported":
+        shown = claimed if not stated or stated == claimed else f"{claimed} ({stated})"
+        return f"{t['yes']}, {_uncap(t['value'].format(a=a, x=x, v=shown), lang)}"
+    if stated:
+        body = t["value_instead"].format(a=a, x=x, v=stated, w=claimed)
+    else:
+        body = t["value_not"].format(a=a, x=x, v=claimed)
+    return f"{t['no']}, {_uncap(body, lang)}"
+
+
+def _uncap(text: str, lang: str) -> str:
+    """A sentence continued after "Yes, ": English lowers its template's "The"; Russian starts with the label."""
+    return text[:1].lower() + text[1:] if lang == "en" else text
+
+
 def _no_value(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
@@ -566,6 +597,7 @@ _BODIES: dict[str, Any] = {
     "not_understood": _not_understood,
     "no_answer": _no_answer,
     "value": _value,
+    "value_check": _value_check,
     "count_value": _value,
     "no_value": _no_value,
     "count": _count,

@@ -5,6 +5,10 @@ first ("X является частью Y" before "X является Y"). A neg
 "doesn't") gives polarity false. The subject and object come back as the words of the sentence; linking them
 to concepts (labels, aliases, word forms) is the reasoner's job, so a claim and a question name concepts the
 same way.
+
+A value statement ("The resting potential of a neuron is -70 mV", «Потенциал покоя нейрона равен -70 мВ»)
+comes back with the predicate `ATTRIBUTE_PHRASE` and the attribute and its holder together as the subject
+("resting potential of a neuron"): only the knowledge base knows which words name the attribute.
 """
 
 from __future__ import annotations
@@ -20,6 +24,11 @@ _RU_NOT = r"(?P<neg>не\s+)?"
 _RU_NOT_AFTER = r"(?P<neg>\s+не)?"
 _EN_BE = r"(?:is|are)(?P<neg>\s+not|n't)?"
 _EN_DO_NOT = r"(?P<neg>(?:does|do)(?:\s+not|n't)\s+)?"
+# A stated value: a number (signed, with decimals or an exponent) and at most two words of unit after it.
+VALUE_TEXT = r"[-+\u2212]?\d[\d\u00a0 ]*(?:[.,]\d+)?(?:e[-+]?\d+)?(?:\s*[^\s\d]\S*(?:\s+[^\s\d]\S*)?)?"
+# The predicate of a value statement whose attribute is still words (never a predicate name: those are
+# lower-case identifiers).
+ATTRIBUTE_PHRASE = "?attribute"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +63,28 @@ _RU: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("ru.is-a-dash", "is_a", _t(_DASH_ETO + _RU_NOT_AFTER)),
     ("ru.is-a-eto", "is_a", _t(r"это" + _RU_NOT_AFTER)),
 )
+_RU_VALUE = (
+    re.compile(
+        r"^\s*(?P<s>.+?)\s+(?P<neg>не\s+)?(?:равен|равн[аоы]|составля(?:ет|ют))\s+(?P<o>" + VALUE_TEXT + r")\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*(?P<s>.+?)\s+(?:\u2014|\u2013|-{1,2})(?P<neg>\s+не)?\s+(?P<o>" + VALUE_TEXT + r")\s*$", re.IGNORECASE
+    ),
+)
+_EN_VALUE = (
+    re.compile(
+        r"^\s*(?:the\s+)?(?P<s>.+?\s+of\s+.+?)\s+(?:is|are|equals)(?P<neg>\s+not|n't)?(?:\s+equal\s+to)?\s+"
+        r"(?P<o>" + VALUE_TEXT + r")\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*(?P<s>.+?'s?\s+.+?)\s+(?:is|are|equals)(?P<neg>\s+not|n't)?(?:\s+equal\s+to)?\s+(?P<o>"
+        + VALUE_TEXT
+        + r")\s*$",
+        re.IGNORECASE,
+    ),
+)
 _RU_HAS_U = re.compile(
     r"^\s*у\s+(?P<s>.+?)\s+(?:(?P<pos>есть|имеется|имеются)|(?P<neg>нет))\s+(?P<o>.+?)\s*$",
     re.IGNORECASE,
@@ -82,6 +113,11 @@ def parse_claim_sentence(text: str, lang: str | None = None) -> ClaimTriple | No
     """Read a sentence such as "Нейрон — это клетка" or "Neurons contain DNA"; None when no template fits."""
     sentence = " ".join(text.strip().strip(_TRAILING).split())
     lang = lang if lang in ("ru", "en") else detect_language(sentence)
+    for pattern in _RU_VALUE if lang == "ru" else _EN_VALUE:
+        m = pattern.match(sentence)
+        if m:
+            value = m["o"].strip().rstrip(_TRAILING).replace("\u2212", "-")
+            return _triple(m["s"], ATTRIBUTE_PHRASE, value, m["neg"] is None, lang, f"{lang}.value")
     if lang == "ru":
         m = _RU_HAS_U.match(sentence)
         if m:
@@ -97,7 +133,8 @@ def parse_claim_sentence(text: str, lang: str | None = None) -> ClaimTriple | No
 
 
 def _triple(subject: str, predicate: str, obj: str, polarity: bool, lang: str, template: str) -> ClaimTriple | None:
-    subject, obj = _term(subject, lang), _term(obj, lang)
+    subject = _term(subject, lang)
+    obj = obj if predicate == ATTRIBUTE_PHRASE else _term(obj, lang)  # a value keeps its sign
     if not subject or not obj:
         return None
     return ClaimTriple(subject, predicate, obj, polarity, lang, template)

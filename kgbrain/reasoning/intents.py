@@ -181,6 +181,34 @@ class IntentAnswers:
     def _value(self, q: Question) -> Answer:
         return self._value_answer(q, q.concepts[0], q.concepts[1])
 
+    def _value_check(self, q: Question) -> Answer:
+        """ "Is the resting potential of a neuron -70 mV?": decided as `verify` decides the claim (units
+        converted); the answer also names the stated value, so a "no" says what the value is."""
+        subject, attribute = q.concepts[0], q.concepts[1]
+        check = self.decide([Claim(subject, attribute, q.object, literal=True)])[0]
+        holder, rows = self._values(subject, attribute)
+        stated = f"{rows[0]['object']} {rows[0].get('unit') or ''}".strip() if rows else ""
+        data = {
+            "kind": "value_check",
+            "subject": subject,
+            "attribute": attribute,
+            "value": q.object,
+            "stated": stated,
+            "outcome": check.outcome.value,
+        }
+        unknown = check.outcome is Outcome.UNKNOWN
+        return self._finish(
+            q,
+            check.mode,
+            0.0 if unknown else check.confidence,
+            check.trace,
+            data,
+            (subject, attribute),
+            outcome=check.outcome,
+            action="no_answer" if unknown else None,
+            ids=[subject, attribute, holder],
+        )
+
     def _count(self, q: Question) -> Answer:
         if len(q.concepts) == 1:  # "How many kinds of X are there?": its direct sub-classes
             concept = q.concepts[0]

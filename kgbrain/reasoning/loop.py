@@ -152,8 +152,10 @@ def conclusions_of(answer: Any, packs: dict[str, EvidencePack] | None = None) ->
     analogy_unsupported = kind is HypothesisType.ANALOGICAL and not data.get("supported")
     opposing: tuple[str, ...] = ()
     supporting: tuple[str, ...] | None = None
-    if data.get("kind") == "check":
-        statement = f"{data['subject']} {'NOT ' if refuted else ''}{data['predicate']} {data['object']}"
+    if data.get("kind") in ("check", "value_check"):
+        value = "predicate" not in data  # a value_check names its attribute and the value asked about
+        predicate, obj = (data["attribute"], data["value"]) if value else (data["predicate"], data["object"])
+        statement = f"{data['subject']} {'NOT ' if refuted else ''}{predicate} {obj}"
         parts = [(statement, trace, float(answer.confidence))]
         if getattr(answer, "outcome", None) is Outcome.CONFLICTING and packs:
             claimed = not refuted

@@ -16,6 +16,17 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+# Unit symbols written in Cyrillic, as Russian texts write them ("-70 мВ", "120 м/с"), to pint's symbols.
+_RU_UNITS = {
+    "В": "V", "мВ": "mV", "кВ": "kV", "мкВ": "uV", "А": "A", "мА": "mA", "мкА": "uA", "Вт": "W", "кВт": "kW",
+    "МВт": "MW", "Гц": "Hz", "кГц": "kHz", "МГц": "MHz", "ГГц": "GHz", "м": "m", "км": "km", "см": "cm",
+    "мм": "mm", "мкм": "um", "нм": "nm", "г": "g", "кг": "kg", "мг": "mg", "мкг": "ug", "нг": "ng", "пг": "pg",
+    "т": "t", "с": "s", "мс": "ms", "мкс": "us", "нс": "ns", "мин": "min", "ч": "h", "сут": "day", "л": "L",
+    "мл": "mL", "мкл": "uL", "Па": "Pa", "кПа": "kPa", "МПа": "MPa", "Дж": "J", "кДж": "kJ", "кал": "cal",
+    "ккал": "kcal", "Н": "N", "Ом": "ohm", "кОм": "kohm", "МОм": "Mohm", "моль": "mol", "ммоль": "mmol",
+    "мкмоль": "umol", "К": "K", "°С": "degC",
+}  # fmt: skip
+_CYRILLIC_UNIT = re.compile(r"°?[А-Яа-яЁё]+")
 _NUMBER = re.compile(r"^\s*([+\-\u2212]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+\-]?\d+)?)\s*(.*?)\s*$")
 _REGISTRY: list[Any] = []
 
@@ -55,12 +66,18 @@ def compare(stored: str, claimed: str) -> Comparison:
         same = stored.strip().casefold() == claimed.strip().casefold()
         return Comparison(Match.SAME if same else Match.DIFFERENT)
     (x, unit_x), (y, unit_y) = a, b
+    unit_x, unit_y = _latin_unit(unit_x), _latin_unit(unit_y)
     if not unit_x or not unit_y or unit_x == unit_y:
         return Comparison(Match.SAME if _close(x, y) else Match.DIFFERENT)
     converted = _convert(y, unit_y, unit_x)
     if isinstance(converted, str):
         return Comparison(Match.INCOMPARABLE, converted)
     return Comparison(Match.SAME if _close(x, converted) else Match.DIFFERENT)
+
+
+def _latin_unit(unit: str) -> str:
+    """ "мВ" -> "mV", "м/с" -> "m/s"; a Cyrillic word that is no unit symbol is kept (pint will name it)."""
+    return _CYRILLIC_UNIT.sub(lambda m: _RU_UNITS.get(m.group(0), m.group(0)), unit)
 
 
 def _close(x: float, y: float) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from kgbrain.language import detect_language
-from kgbrain.reasoning.claims import parse_claim_sentence
+from kgbrain.reasoning.claims import ATTRIBUTE_PHRASE, VALUE_TEXT, parse_claim_sentence
 
 
 class Intent(str, Enum):
@@ -29,6 +29,7 @@ class Intent(str, Enum):
     CAN = "can"  # Может ли X Y? / Can X Y?
     CAUSAL = "causal"  # Вызывает ли X Y? / Does X cause (lead to, prevent, enable) Y?
     VALUE = "value"  # Каков P у X? / What is the P of X?
+    VALUE_CHECK = "value_check"  # Равен ли P X V? / Is the P of X V? (yes or no about a stated value)
     COUNT = "count"  # Сколько …? / How many …?
     WH = "wh"  # Кто назвал X? / Who named X? / Which cells divide?
     LIKE = "like"  # На что похож X? / What is X like?
@@ -96,8 +97,11 @@ def causal_predicate(verb: str) -> str:
 _A = r"(?:an?\s+|the\s+)?"
 _RU_VERB = r"(?P<v>\S+(?:ся|сь|ть|ет|ют|ит|ят|ат|ут))"
 # Ordered: the first pattern that matches wins; groups are s (subject), o (object), v (verb).
+_V = rf"(?P<o>{VALUE_TEXT})"
 _PATTERNS: tuple[tuple[Intent, str], ...] = (
     # Russian
+    (Intent.VALUE_CHECK, r"^(?:равен|равн[аоы]|составля(?:ет|ют))\s+ли\s+(?P<s>.+?)\s+" + _V + "$"),
+    (Intent.VALUE_CHECK, r"^(?P<s>.+?)\s+(?:равен|равн[аоы]|составля(?:ет|ют)|—|–|-{1,2})\s+" + _V + r"(?:\s+ли)?$"),
     (Intent.LIKE, r"^(?:на\s+что|на\s+кого|чему)\s+(?:похож[аеи]?|подобн[аоы]?)\s+(?P<s>.+)$"),
     (Intent.LIKE, r"^(?P<s>.+?)\s+(?:похож[аеи]?|подобн[аоы]?)\s+на\s+(?:что|кого)$"),
     (Intent.LIKE, r"^(?:с\s+чем\s+можно\s+сравнить|что\s+похоже\s+на)\s+(?P<s>.+)$"),
@@ -143,6 +147,8 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.IS_A, r"^(?P<o>\S+)\s+ли\s+(?P<s>.+)$"),
     (Intent.IS_A, r"^(?P<s>.+?)\s+(?:—|-|это)\s+(?:это\s+)?(?P<o>.+?)(?:\s+ли)?$"),
     # English
+    (Intent.VALUE_CHECK, r"^(?:is|are)\s+the\s+(?P<s>.+?\s+of\s+.+?)\s+(?:equal\s+to\s+)?" + _V + "$"),
+    (Intent.VALUE_CHECK, r"^(?:is|are)\s+(?P<s>.+?'s?\s+.+?)\s+(?:equal\s+to\s+)?" + _V + "$"),
     (Intent.LIKE, r"^what\s+(?:is|are)\s+(?P<s>.+?)\s+(?:like|similar\s+to|analogous\s+to|comparable\s+to)$"),
     (Intent.LIKE, r"^what\s+(?:is|are)\s+(?:similar|analogous)\s+to\s+(?P<s>.+)$"),
     (Intent.LIKE, r"^(?P<s>.+?)\s+(?:is|are)\s+(?:like|similar\s+to)\s+what$"),
@@ -251,7 +257,7 @@ def parse_question(text: str) -> Question:
     for pattern, positive in _NEGATED:
         if pattern.match(clean):
             q = _parse(text, lang, pattern.sub(positive, clean, count=1))
-            if q.intent in YES_NO or q.intent is Intent.ANALOGY:
+            if q.intent in YES_NO or q.intent in (Intent.ANALOGY, Intent.VALUE_CHECK):
                 return replace(q, polarity=False)
     q = _parse(text, lang, clean)
     negated = _WH_NEGATION.match(q.subject) if q.intent is Intent.WH else None
@@ -268,6 +274,8 @@ def _stated(text: str, lang: str, clean: str) -> Question | None:
         return None
     if triple.predicate in _CLAIM_INTENTS:
         intent, verb = _CLAIM_INTENTS[triple.predicate], ""
+    elif triple.predicate == ATTRIBUTE_PHRASE:
+        intent, verb = Intent.VALUE_CHECK, ""
     elif triple.predicate in {p for _, p in CAUSAL_VERBS}:
         intent, verb = Intent.CAUSAL, triple.predicate
     else:

@@ -28,6 +28,7 @@ from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.cache_files import read_cache
+from kgbrain.reasoning.claims import ATTRIBUTE_PHRASE
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import statement
@@ -38,7 +39,7 @@ from kgbrain.reasoning.question import Intent, Question, causal_predicate, parse
 from kgbrain.reasoning.reach import ReachIndex
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
-from kgbrain.reasoning.understanding import YES_NO_PREDICATES, understand
+from kgbrain.reasoning.understanding import YES_NO_PREDICATES, link_attribute, understand
 from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
 
@@ -243,7 +244,7 @@ class Reasoner(IntentAnswers):
             AmbiguousConcept: a name means concepts of several ontologies.
             StoreError: the store failed.
         """
-        names = {c[0] for c in claims} | {c[2] for c in claims}
+        names = {c[0] for c in claims if c[1] != ATTRIBUTE_PHRASE} | {c[2] for c in claims}
         linked = self.linker.lookup_many(sorted(names))
         out: list[Check | None] = []
         todo: list[Claim] = []
@@ -251,6 +252,15 @@ class Reasoner(IntentAnswers):
         for c in claims:
             subject, predicate, obj = c[0], c[1], c[2]
             polarity = bool(c[3]) if len(c) > 3 else True
+            if predicate == ATTRIBUTE_PHRASE:  # "the resting potential of a neuron is -70 mV"
+                found, missing = link_attribute(self, subject)
+                if missing:
+                    out.append(_unknown_check(subject, predicate, obj, polarity, missing, self.linker.suggest(missing)))
+                    continue
+                todo.append(Claim(found[0], found[1], obj, polarity, literal=True))
+                where.append(len(out))
+                out.append(None)
+                continue
             for name in (subject, obj):
                 candidates = self.linker.ambiguous(name)
                 if candidates:
@@ -459,6 +469,7 @@ class Reasoner(IntentAnswers):
             Intent.ANALOGY: self._analogy,
             Intent.RELATION: self._why,
             Intent.VALUE: self._value,
+            Intent.VALUE_CHECK: self._value_check,
             Intent.COUNT: self._count,
             Intent.WH: self._wh,
             Intent.PERMISSION: self._norm,

@@ -180,7 +180,7 @@ def understand(r: Reasoner, q: Question) -> Question:
     if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
         found = r._link(bare(q.subject))
         return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
-    if intent is Intent.VALUE:
+    if intent in (Intent.VALUE, Intent.VALUE_CHECK):
         return _understand_value(r, q)
     if intent is Intent.COUNT:
         return _understand_count(r, q)
@@ -268,16 +268,24 @@ def _uncovered(text: str, mentions: Sequence[Any]) -> str:
 
 
 def _understand_value(r: Reasoner, q: Question) -> Question:
-    declared = r.predicates().declared
     whole = r.linker.lookup(bare(q.subject))
-    if whole and whole not in declared:
+    if q.intent is Intent.VALUE and whole and whole not in r.predicates().declared:
         return q.with_links(Intent.DEFINE, (whole,), ())  # "What is the node of Ranvier?" names one concept
-    mentions = r.linker.mentions(q.subject)
+    found, missing = link_attribute(r, q.subject)
+    return q.with_links(q.intent, found, (missing,) if missing else ())
+
+
+def link_attribute(r: Reasoner, phrase: str) -> tuple[tuple[str, ...], str]:
+    """The holder and the attribute a phrase names ("resting potential of a neuron", «потенциал покоя нейрона"
+    -> (neuron, resting_potential)); when it does not name both, the concepts found and the words no name covers.
+    """
+    declared = r.predicates().declared
+    mentions = r.linker.mentions(phrase)
     attrs = [m.concept for m in mentions if m.concept in declared]
     others = [m.concept for m in mentions if m.concept not in declared]
     if attrs and others:
-        return q.with_links(Intent.VALUE, (others[0], attrs[0]), ())
-    return q.with_links(Intent.VALUE, tuple(others + attrs), (_uncovered(q.subject, mentions) or q.subject,))
+        return (others[0], attrs[0]), ""
+    return tuple(others + attrs), _uncovered(phrase, mentions) or phrase
 
 
 def _understand_count(r: Reasoner, q: Question) -> Question:

@@ -77,6 +77,23 @@ CASES: list[tuple[str, str, tuple[str, str, str], str, str, str | None]] = [
     ("causal-prevented-en", "Does multiple sclerosis cause fast signal conduction?",
      ("multiple_sclerosis", "causes", "fast_signal_conduction"), "Multiple sclerosis causes fast signal conduction",
      NO, "cau.prevents-flip"),
+    # Stated values (neuron resting_potential -70 mV, functional; myelinated_axon conduction_speed 120 m/s):
+    # a value question, a structured value claim and a value sentence, units converted
+    ("value-en", "Is the resting potential of a neuron -70 mV?", ("neuron", "resting_potential", "-70 mV"),
+     "The resting potential of a neuron is -70 mV", YES, "dir.fact"),
+    ("value-other-en", "Is the resting potential of a neuron -60 mV?", ("neuron", "resting_potential", "-60 mV"),
+     "The resting potential of a neuron is -60 mV", NO, "ded.functional-value"),
+    ("value-units-en", "Is a neuron's resting potential -0.07 V?", ("neuron", "resting_potential", "-0.07 V"),
+     "A neuron's resting potential is -0.07 V", YES, "dir.fact"),
+    ("value-inherited-en", "Is the resting potential of a Betz cell -70 mV?",
+     ("betz_cell", "resting_potential", "-70 mV"), "The resting potential of a Betz cell is -70 mV", YES, None),
+    ("value-ru", "Равен ли потенциал покоя нейрона -70 мВ?", ("neuron", "resting_potential", "-70 мВ"),
+     "Потенциал покоя нейрона равен -70 мВ", YES, "dir.fact"),
+    ("value-other-ru", "Скорость проведения миелинизированного аксона — 50 м/с?",
+     ("myelinated_axon", "conduction_speed", "50 м/с"),
+     "Скорость проведения миелинизированного аксона составляет 50 м/с", NO, "ded.functional-value"),
+    ("value-unstated-en", "Is the resting potential of a glial cell -70 mV?",
+     ("glial_cell", "resting_potential", "-70 mV"), "The resting potential of a glial cell is -70 mV", UNKNOWN, None),
 ]  # fmt: skip
 
 
@@ -113,7 +130,7 @@ def test_ask_and_verify_agree(
     assert text.proof == structured.proof
     if rule is not None:
         assert rule in {s.rule for s in structured.proof}
-    if answer.data.get("kind") == "check":
+    if answer.data.get("kind") in ("check", "value_check"):
         # A yes/no question and a claim are one computation: the same proof and the reasoner's confidence.
         assert answer.trace.steps == structured.proof
         assert demo.reasoner.ask(question).confidence == structured.confidence

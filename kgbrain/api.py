@@ -835,14 +835,13 @@ def _run_rules(store: GraphStore, report: LoadReport, new_rules: Sequence[str] =
 
     if (not len(report.added) and not new_rules) or report.loaded_at is None:
         return None
+    import pyarrow.compute as pc
+
     from kgbrain.reasoning.rules.rulebase import run_on_new_facts
 
-    stamps = [
-        t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
-        for t in report.added.column("loaded_at")
-        if t is not None
-    ]
-    predicates = set(report.added.column("predicate"))
+    earliest = pc.min(report.added.arrow("loaded_at")).as_py()  # an aware UTC datetime, or None
+    stamps = [earliest.astimezone(timezone.utc).replace(tzinfo=None)] if earliest is not None else []
+    predicates = report.added.distinct("predicate")
     run = run_on_new_facts(store, min([report.loaded_at, *stamps]), new_rules, predicates)
     if not run.derived:
         return None
@@ -881,8 +880,7 @@ def _load_rules(store: GraphStore, path: Path) -> LoadReport:
 
 def _names_changed(brain: Brain, report: LoadReport) -> None:
     # The retriever's term index: add the names of the concepts this load touched (names are never removed).
-    touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
-    brain.cognition.retriever.invalidate(touched | report.annotated)
+    brain.cognition.retriever.invalidate(report.added.concepts() | report.annotated)
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:

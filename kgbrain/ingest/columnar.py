@@ -14,13 +14,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.json as pajson
 
 from kgbrain.errors import InvalidRow
-from kgbrain.ingest.batch import FactColumns, LoadBatch
+from kgbrain.ingest.batch import FactColumns, LoadBatch, release_arrow_memory
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
@@ -51,7 +52,10 @@ def read_fast(
     """
     try:
         table = _read_table(path, fmt, fields)
-        return _to_batch(table, path, source, DEFAULT_TRUST if trust is None else trust, builder)
+        batch = _to_batch(table, path, source, DEFAULT_TRUST if trust is None else trust, builder)
+        del table
+        release_arrow_memory()
+        return batch
     except (_NotSure, InvalidRow, *_ARROW_ERRORS):
         return None
 
@@ -96,23 +100,25 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
     if m and not pc.all(pc.match_substring_regex(predicate, r"^[a-z][a-z0-9_]*$")).as_py():
         raise _NotSure
     obj = _text(table, "object")
-    value = table.column("value") if "value" in table.column_names else pa.nulls(m)
+    value = table.column("value") if "value" in table.column_names else pa.chunked_array([pa.nulls(m)])
     if m and not pc.all(pc.xor(pc.is_valid(obj), pc.is_valid(value))).as_py():
         raise _NotSure
-    sources = _shared(pc.fill_null(_text(table, "source"), source))
+    sources = _array(pc.fill_null(_text(table, "source"), source))
     trusts = _unit_interval(table, "trust", trust)
-    authorities = _enum(table, "authority", {a.value for a in Authority})
+    authorities = _array(_enum(table, "authority", {a.value for a in Authority}))
     langs = _lang(table)
     lexical, datatype = _literals(value, csv_cells=pa.types.is_string(value.type) and _is_delimited(path))
-    has_value = [x is not None for x in lexical]
+    statuses = pc.fill_null(_text(table, "status"), Status.ACTIVE.value)
+    if set(pc.unique(statuses).to_pylist()) - {s.value for s in Status}:
+        raise _NotSure
     columns = {
-        "subject": _shared(subject),
-        "predicate": _shared(predicate),
-        "object": _shared(obj),
+        "subject": subject,
+        "predicate": predicate,
+        "object": obj,
         "lexical": lexical,
         "datatype": datatype,
-        "unit": _shared(_text(table, "unit")),
-        "value_lang": [lang if v else None for lang, v in zip(langs, has_value, strict=True)],
+        "unit": _text(table, "unit"),
+        "value_lang": pc.if_else(pc.is_valid(lexical), _array(langs), pa.scalar(None, pa.string())),
         "polarity": _polarity(table),
         "confidence": _unit_interval(table, "confidence", 1.0),
         "source": sources,
@@ -120,31 +126,34 @@ def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: A
         "authority": authorities,
         "observed_at": _timestamps(table, "observed_at"),
         "loaded_at": _timestamps(table, "loaded_at"),
-        "status": _shared(pc.fill_null(_text(table, "status"), Status.ACTIVE.value)),
+        "status": statuses,
         "lang": langs,
-        "fact_id": [""] * m,
+        "fact_id": pa.nulls(m, pa.string()),
     }
-    if set(columns["status"]) - {s.value for s in Status}:
-        raise _NotSure
-    for s, t in zip(sources, trusts, strict=True):
-        batch.source_trust.setdefault(s, t)
-    for s, a in zip(sources, authorities, strict=True):
-        if a is not None:
-            batch.source_authority.setdefault(s, a)
-    batch.facts = FactColumns.of(columns)
+    _first_per_source(batch.source_trust, sources, trusts)
+    _first_per_source(batch.source_authority, sources, authorities)
+    batch.facts = FactColumns.of({name: _array(col) for name, col in columns.items()})
     return batch
 
 
-def _shared(col: pa.ChunkedArray | pa.Array) -> list[Any]:
-    """A column as a list sharing one Python object per distinct value: concept ids, predicates, sources and
-    confidences repeat a lot, and a million separate copies of "is_a" alone would cost ~50 MB."""
-    encoded = pc.dictionary_encode(col)
-    chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
-    out: list[Any] = []
-    for chunk in chunks:
-        values = chunk.dictionary.to_pylist()
-        out.extend(None if i is None else values[i] for i in chunk.indices.to_pylist())
-    return out
+def _first_per_source(into: dict[str, Any], sources: pa.Array, values: pa.Array) -> None:
+    """The first non-null value given for each source, in file order (as the row reader's setdefault)."""
+    rows = pa.table({"s": sources, "v": values, "i": pa.array(np.arange(len(sources), dtype=np.int64))})
+    rows = rows.filter(pc.is_valid(rows.column("v")))
+    firsts = rows.group_by("s", use_threads=False).aggregate([("i", "min")]).column("i_min")
+    for i in sorted(firsts.to_pylist()):
+        into.setdefault(sources[i].as_py(), values[i].as_py())
+
+
+def _array(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    return col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+
+
+def _map_distinct(col: pa.ChunkedArray | pa.Array, fn: Any, out_type: pa.DataType) -> pa.Array:
+    """`fn` applied to each distinct non-null value once (names, stamps and values repeat a lot), nulls kept."""
+    encoded = pc.dictionary_encode(_array(col))
+    mapped = pa.array([fn(v) for v in encoded.dictionary.to_pylist()], out_type)
+    return mapped.take(encoded.indices)
 
 
 def _is_delimited(path: Path) -> bool:
@@ -175,9 +184,9 @@ def _text(table: pa.Table, name: str, *, required: bool = False) -> pa.ChunkedAr
     return col
 
 
-def _unit_interval(table: pa.Table, name: str, default: float) -> list[float]:
+def _unit_interval(table: pa.Table, name: str, default: float) -> pa.Array:
     if name not in table.column_names:
-        return [default] * table.num_rows
+        return pa.array(np.full(table.num_rows, default, dtype=np.float64))
     col = table.column(name)
     if pa.types.is_string(col.type):
         col = pc.cast(col, pa.float64())  # raises ArrowInvalid on non-numbers: the slow path names the row
@@ -188,103 +197,94 @@ def _unit_interval(table: pa.Table, name: str, default: float) -> list[float]:
         low, high = pc.min_max(col).as_py().values()
         if not (low >= 0.0 and high <= 1.0) or not math.isfinite(high):
             raise _NotSure
-    out: list[float] = _shared(pc.fill_null(col, default))
-    return out
+    return _array(pc.fill_null(col, default))
 
 
-def _polarity(table: pa.Table) -> list[bool]:
+def _polarity(table: pa.Table) -> pa.Array:
     if "polarity" not in table.column_names:
-        return [True] * table.num_rows
+        return pa.array(np.ones(table.num_rows, dtype=np.bool_))
     col = table.column("polarity")
     if pa.types.is_string(col.type):
-        values = pc.utf8_lower(pc.utf8_trim_whitespace(col)).to_pylist()
-        try:
-            return [True if v is None else _BOOLEANS[v] for v in values]
-        except KeyError:
-            raise _NotSure from None
+        spelled = pc.utf8_lower(pc.utf8_trim_whitespace(col))
+        if set(pc.unique(spelled).drop_null().to_pylist()) - _BOOLEANS.keys():
+            raise _NotSure
+        return _array(pc.fill_null(_map_distinct(spelled, _BOOLEANS.get, pa.bool_()), True))
     if not (pa.types.is_boolean(col.type) or pa.types.is_null(col.type)):
         raise _NotSure
-    out: list[bool] = pc.fill_null(col.cast(pa.bool_()), True).to_pylist()
-    return out
+    return _array(pc.fill_null(col.cast(pa.bool_()), True))
 
 
-def _enum(table: pa.Table, name: str, allowed: set[str]) -> list[str | None]:
-    values: list[str | None] = _shared(_text(table, name))
-    if set(values) - allowed - {None}:
+def _enum(table: pa.Table, name: str, allowed: set[str]) -> pa.ChunkedArray:
+    values = _text(table, name)
+    if set(pc.unique(values).drop_null().to_pylist()) - allowed:
         raise _NotSure
     return values
 
 
-def _lang(table: pa.Table) -> list[str | None]:
-    values: list[str | None] = _shared(_text(table, "lang"))
-    for v in {v for v in values if v is not None}:
+def _lang(table: pa.Table) -> pa.ChunkedArray:
+    values = _text(table, "lang")
+    for v in pc.unique(values).drop_null().to_pylist():
         if not (2 <= len(v) <= 12) or v != v.lower():
             raise _NotSure
     return values
 
 
-def _timestamps(table: pa.Table, name: str) -> list[datetime | None]:
+_UTC = pa.timestamp("us", tz="UTC")
+
+
+def _timestamps(table: pa.Table, name: str) -> pa.Array:
     if name not in table.column_names:
-        return [None] * table.num_rows
+        return pa.nulls(table.num_rows, _UTC)
     col = table.column(name)
     if pa.types.is_timestamp(col.type):
         if col.type.tz is not None:
             col = col.cast(pa.timestamp(col.type.unit))
-        return [None if t is None else t.replace(tzinfo=timezone.utc) for t in col.to_pylist()]
+        return _array(col.cast(pa.timestamp("us")).cast(_UTC))  # Arrow's zone-less stamps are UTC
     if not (pa.types.is_string(col.type) or pa.types.is_null(col.type)):
         raise _NotSure
-    parsed: dict[str, datetime] = {}
-    out: list[datetime | None] = []
-    for text in col.to_pylist():
-        if text is None:
-            out.append(None)
-            continue
-        stamp = parsed.get(text)
-        if stamp is None:
-            stamp = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))  # ValueError: slow path
-            stamp = stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp.astimezone(timezone.utc)
-            parsed[text] = stamp
-        out.append(stamp)
-    return out
+    return _map_distinct(col.cast(pa.string()), _parse_stamp, _UTC)
 
 
-def _literals(value: pa.ChunkedArray | pa.Array, *, csv_cells: bool) -> tuple[list[str | None], list[str | None]]:
+def _parse_stamp(text: str) -> datetime:
+    stamp = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))  # ValueError: the slow path
+    return stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp.astimezone(timezone.utc)
+
+
+def _literals(value: pa.ChunkedArray, *, csv_cells: bool) -> tuple[pa.Array, pa.Array]:
     """Lexical forms and datatypes, as Literal.from_python gives them (CSV cells that read as numbers are numbers)."""
     t = value.type
-    values = value.to_pylist()
+    present = pc.is_valid(value)
+
+    def typed(name: str) -> pa.Array:
+        return _array(pc.if_else(present, name, pa.scalar(None, pa.string())))
+
     if pa.types.is_null(t):
-        return [None] * len(values), [None] * len(values)
+        return pa.nulls(len(value), pa.string()), pa.nulls(len(value), pa.string())
     if pa.types.is_boolean(t):
-        return [None if v is None else ("true" if v else "false") for v in values], [
-            None if v is None else "boolean" for v in values
-        ]
+        return _array(pc.if_else(value, "true", "false")), typed("boolean")
     if pa.types.is_integer(t):
-        return [None if v is None else str(v) for v in values], [None if v is None else "integer" for v in values]
+        return _array(pc.cast(value, pa.string())), typed("integer")
     if pa.types.is_floating(t):
-        if any(v is not None and not math.isfinite(v) for v in values):
+        floats = value.drop_null()
+        if len(floats) and not pc.all(pc.is_finite(floats)).as_py():
             raise _NotSure
-        return [None if v is None else repr(v) for v in values], [None if v is None else "decimal" for v in values]
+        return _map_distinct(value, repr, pa.string()), typed("decimal")
     if not pa.types.is_string(t):
         raise _NotSure
     if not csv_cells:
-        return values, [None if v is None else "string" for v in values]
+        return _array(value), typed("string")
     from kgbrain.ingest.tabular import _infer_scalar  # one rule for both paths
 
-    lexical: list[str | None] = []
-    datatype: list[str | None] = []
-    for v in values:
-        if v is None:
-            lexical.append(None)
-            datatype.append(None)
-            continue
-        scalar = _infer_scalar(v)
+    def infer(text: str) -> tuple[str, str]:
+        scalar = _infer_scalar(text)
         if isinstance(scalar, int):
-            lexical.append(str(scalar))
-            datatype.append("integer")
-        elif isinstance(scalar, float):
-            lexical.append(repr(scalar))
-            datatype.append("decimal")
-        else:
-            lexical.append(scalar)
-            datatype.append("string")
+            return str(scalar), "integer"
+        if isinstance(scalar, float):
+            return repr(scalar), "decimal"
+        return scalar, "string"
+
+    encoded = pc.dictionary_encode(_array(value))
+    inferred = [infer(v) for v in encoded.dictionary.to_pylist()]
+    lexical = pa.array([x[0] for x in inferred], pa.string()).take(encoded.indices)
+    datatype = pa.array([x[1] for x in inferred], pa.string()).take(encoded.indices)
     return lexical, datatype

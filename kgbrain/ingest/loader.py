@@ -9,7 +9,8 @@ Kùzu's COPY fails on a duplicate primary key, and such a failure can damage the
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+import hashlib
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -19,15 +20,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kgbrain.ingest.batch import FactColumns, LoadBatch
+from kgbrain.ingest.batch import FactColumns, LoadBatch, release_arrow_memory
 from kgbrain.knowledge import (
     CORE_INHERITABLE,
     PREDICATE_LINKS,
     Annotation,
     Declaration,
     Literal,
-    fact_id_of_joined,
-    literal_id,
     normalize_term,
 )
 from kgbrain.language import detect_language
@@ -103,15 +102,21 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         report.names_added = _write_names(store, resolver, batch.annotations)
         report.sources = _write_sources(store, batch)
         report.predicates_declared = _write_predicates(
-            store, set(facts.column("predicate")), batch.declarations, batch.file
+            store, facts.distinct("predicate"), batch.declarations, batch.file
         )
         report.first_facts = not store.run("facts_any")
         added = _write_facts(store, facts, now, check_stored=not report.first_facts)
+        release_arrow_memory()
         _restore_records(store, batch.records)
         report.added = added
         report.facts_added = len(added)
         report.duplicates_skipped = len(batch.facts) - len(added)
-        report.per_predicate = dict(sorted(Counter(added.column("predicate")).items()))
+        counted = pc.value_counts(added.arrow("predicate")) if len(added) else None
+        report.per_predicate = (
+            dict(sorted(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist(), strict=True)))
+            if counted is not None
+            else {}
+        )
     return report
 
 
@@ -122,18 +127,17 @@ class _Resolver:
         self.store = store
         facts = batch.facts
         names: set[str] = {a.concept for a in batch.annotations}
-        names.update(facts.column("subject"))
-        names.update(facts.column("object"))
-        names.discard(None)  # literal facts have no object
+        names |= facts.concepts()
         self.existing: dict[str, str] = {}
         # Into a knowledge base without concepts (a first load) no name can be known: no lookups at all.
         self.empty = not store.run("concepts_any")
         self._add_existing(names)
         self.annotated = {a.concept for a in batch.annotations}
         self.norm: dict[str, str] = {}  # name -> normalize_term(name), computed once
-        self.individuals = {
-            s for s, p in zip(facts.column("subject"), facts.column("predicate"), strict=True) if p == "instance_of"
-        }
+        members = pc.equal(facts.arrow("predicate"), "instance_of") if len(facts) else None
+        self.individuals = (
+            set(pc.unique(pc.filter(facts.arrow("subject"), members)).to_pylist()) if members is not None else set()
+        )
         self.individuals |= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "individual"}
         self.mapping = self._resolve(names - self.existing.keys() - self.annotated, batch.annotations)
         self._add_existing(set(self.mapping.values()) - self.existing.keys())
@@ -173,11 +177,17 @@ class _Resolver:
     def resolve_facts(self, facts: FactColumns) -> FactColumns:
         """Rename subjects and objects to concept ids; fact ids are computed afterwards."""
         if self.mapping:
-            get = self.mapping.get
-            facts.subject = [get(x, x) for x in facts.column("subject")]  # type: ignore[attr-defined]
-            facts.object = [x if x is None else get(x, x) for x in facts.column("object")]  # type: ignore[attr-defined]
-            facts.fact_id = [""] * len(facts)  # type: ignore[attr-defined]
+            facts.subject = _renamed(facts.arrow("subject"), self.mapping)  # type: ignore[attr-defined]
+            facts.object = _renamed(facts.arrow("object"), self.mapping)  # type: ignore[attr-defined]
+            facts.fact_id = pa.nulls(len(facts), pa.string())  # type: ignore[attr-defined]
         return facts
+
+
+def _renamed(names: pa.Array, mapping: dict[str, str]) -> pa.Array:
+    """Each name replaced by its mapping (once per distinct name), nulls kept."""
+    encoded = pc.dictionary_encode(names)
+    distinct = encoded.dictionary.to_pylist()
+    return pa.array([mapping.get(x, x) for x in distinct], pa.string()).take(encoded.indices)
 
 
 def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[Annotation]) -> int:
@@ -324,98 +334,120 @@ def _restore_records(store: GraphStore, records: dict[str, list[dict[str, Any]]]
             store.run(_RESTORE_QUERIES[kind], rows=list(part))
 
 
-def _fill_fact_ids(facts: FactColumns) -> list[str]:
-    ids = facts.column("fact_id")
-    if all(ids):
+def _fill_fact_ids(facts: FactColumns) -> pa.Array:
+    ids = facts.arrow("fact_id")
+    missing = pc.fill_null(pc.equal(ids, ""), True)
+    if not pc.any(missing).as_py():
         return ids
-    # make_fact_id's text, built column-wise; only the hashing runs per row.
-    c = facts.column
-    text = pa.array
-    literal = pc.binary_join_element_wise(
-        pc.binary_join_element_wise(text(c("lexical"), pa.string()), text(c("datatype"), pa.string()), "^^"),
-        pc.fill_null(text(c("unit"), pa.string()), ""),
-        "@",
-    )
-    joined = pc.binary_join_element_wise(
-        text(c("subject"), pa.string()),
-        text(c("predicate"), pa.string()),
-        pc.coalesce(text(c("object"), pa.string()), literal),
-        pc.if_else(text(c("polarity"), pa.bool_()), "+", "-"),
-        text(c("source"), pa.string()),
-        "\x1f",
-    )
-    ids = [
-        fid or fact_id_of_joined(raw)
-        for fid, raw in zip(ids, pc.cast(joined, pa.binary()).to_numpy(zero_copy_only=False), strict=True)
-    ]
+    made = pa.chunked_array(
+        # a chunk at a time: a million joined texts and Python strings at once would be ~150 MB more at the peak
+        [_fact_ids(facts, start, CHUNK) for start in range(0, len(ids), CHUNK)],
+        pa.string(),
+    ).combine_chunks()
+    ids = pc.if_else(missing, made, ids)
     facts.fact_id = ids  # type: ignore[attr-defined]
     return ids
 
 
-def _first_occurrences(ids: list[str]) -> list[int]:
+def _fact_ids(facts: FactColumns, start: int, length: int) -> pa.Array:
+    """make_fact_id of rows start..start+length; its text is built column-wise, only the hashing runs per row."""
+
+    def c(name: str) -> pa.Array:
+        return facts.arrow(name).slice(start, length)
+
+    literal = pc.binary_join_element_wise(
+        pc.binary_join_element_wise(c("lexical"), c("datatype"), "^^"),
+        pc.fill_null(c("unit"), ""),
+        "@",
+    )
+    joined = pc.binary_join_element_wise(
+        c("subject"),
+        c("predicate"),
+        pc.coalesce(c("object"), literal),
+        pc.if_else(c("polarity"), "+", "-"),
+        c("source"),
+        "\x1f",
+    )
+    digest = hashlib.blake2b
+    texts = pc.cast(joined, pa.binary()).to_numpy(zero_copy_only=False)
+    return pa.array(["f_" + digest(text, digest_size=8).hexdigest() for text in texts], pa.string())
+
+
+def _first_occurrences(ids: pa.Array) -> pa.Array:
     """Positions of the first occurrence of each id, in order (the first occurrence of a statement wins)."""
-    codes = pc.dictionary_encode(pa.array(ids, pa.string())).indices.to_numpy()
+    codes = pc.dictionary_encode(ids).indices.to_numpy()
     firsts = np.unique(codes, return_index=True)[1]
     firsts.sort()
-    return list(firsts.tolist())
+    return pa.array(firsts.astype(np.int64))
 
 
 def _write_facts(store: GraphStore, facts: FactColumns, now: datetime, *, check_stored: bool) -> FactColumns:
+    if not len(facts):
+        return facts
     ids = _fill_fact_ids(facts)
     firsts = _first_occurrences(ids)
-    stored: set[str] = set()
     if check_stored:
-        for part in chunks(firsts):
-            stored.update(r["fact_id"] for r in store.run("facts_existing", ids=[ids[i] for i in part]))
-    keep = [i for i in firsts if ids[i] not in stored] if stored else firsts
-    added = facts if len(keep) == len(facts) else facts.take(keep)  # keep is in order: all kept means as is
+        candidates = ids.take(firsts)
+        stored: set[str] = set()
+        for start in range(0, len(candidates), CHUNK):
+            part = candidates.slice(start, CHUNK).to_pylist()
+            stored.update(r["fact_id"] for r in store.run("facts_existing", ids=part))
+        if stored:
+            firsts = firsts.filter(pc.invert(pc.is_in(candidates, value_set=pa.array(sorted(stored), pa.string()))))
+    added = facts if len(firsts) == len(facts) else facts.take(firsts)  # in order: all kept means as is
     if not len(added):
         return added
     value_ids = _write_values(store, added)
-    objects = [o if o is not None else v for o, v in zip(added.column("object"), value_ids, strict=True)]
-    tables = [
-        CORE_TABLES.get(p, GENERIC_TABLE) if o is not None else ATTR_TABLE
-        for p, o in zip(added.column("predicate"), added.column("object"), strict=True)
-    ]
+    objects = pc.coalesce(added.arrow("object"), value_ids)
     arrow = _fact_table(added, objects, now)
-    by_table: dict[str, list[int]] = defaultdict(list)
-    for i, table in enumerate(tables):
-        by_table[table].append(i)
-    for table, rows in sorted(by_table.items()):
-        store.append_rels(table, arrow.take(pa.array(rows, pa.int64())))
+    predicate = pc.dictionary_encode(added.arrow("predicate"))
+    table_of = [CORE_TABLES.get(p, GENERIC_TABLE) for p in predicate.dictionary.to_pylist()]
+    tables = pa.array(table_of, pa.string()).take(predicate.indices)
+    tables = pc.if_else(pc.is_valid(added.arrow("object")), tables, ATTR_TABLE)
+    for table in sorted(set(pc.unique(tables).to_pylist())):
+        store.append_rels(table, arrow.filter(pc.equal(tables, table)))
     return added
 
 
-def _write_values(store: GraphStore, facts: FactColumns) -> list[str | None]:
-    """Store new literal values; returns each fact's Value id (None for concept objects)."""
-    c = facts.column
-    value_ids = [
-        None if lex is None else literal_id(lex, dt, unit, vl)
-        for lex, dt, unit, vl in zip(c("lexical"), c("datatype"), c("unit"), c("value_lang"), strict=True)
-    ]
-    literals: dict[str, int] = {}
-    for i, vid in enumerate(value_ids):
-        if vid is not None:
-            literals.setdefault(vid, i)
-    have: set[str] = set()
-    ids = sorted(literals)
-    for part in chunks(ids):
-        have.update(r["id"] for r in store.run("values_existing", ids=list(part)))
-    new = [literals[v] for v in ids if v not in have]
-    lexical, datatype = c("lexical"), c("datatype")
-    store.copy(
-        "Value",
-        pa.table(
-            {
-                "id": pa.array([value_ids[i] for i in new], pa.string()),
-                "lexical": pa.array([lexical[i] for i in new], pa.string()),
-                "datatype": pa.array([datatype[i] for i in new], pa.string()),
-                "unit": pa.array([c("unit")[i] for i in new], pa.string()),
-                "lang": pa.array([c("value_lang")[i] for i in new], pa.string()),
-                "number": pa.array([_number(lexical[i], datatype[i]) for i in new], pa.float64()),
-            }
-        ),
+def _write_values(store: GraphStore, facts: FactColumns) -> pa.Array:
+    """Store new literal values; returns each fact's Value id (null for concept objects)."""
+    c = facts.arrow
+    # literal_id's text, joined column-wise; each distinct literal is hashed once.
+    joined = pc.binary_join_element_wise(
+        c("lexical"), c("datatype"), pc.fill_null(c("unit"), ""), pc.fill_null(c("value_lang"), ""), "\x1f"
     )
+    encoded = pc.dictionary_encode(joined)
+    digest = hashlib.blake2b
+    distinct = pa.array(
+        ["v_" + digest(raw.encode("utf-8"), digest_size=8).hexdigest() for raw in encoded.dictionary.to_pylist()],
+        pa.string(),
+    )
+    value_ids = distinct.take(encoded.indices)
+    if not len(distinct):
+        return value_ids
+    # The first fact of each literal gives its columns.
+    firsts = np.unique(encoded.indices.fill_null(-1).to_numpy(), return_index=True)
+    rows = pa.array(firsts[1][firsts[0] >= 0].astype(np.int64))
+    ids = value_ids.take(rows)
+    have: set[str] = set()
+    for start in range(0, len(ids), CHUNK):
+        have.update(r["id"] for r in store.run("values_existing", ids=ids.slice(start, CHUNK).to_pylist()))
+    if have:
+        rows = rows.filter(pc.invert(pc.is_in(ids, value_set=pa.array(sorted(have), pa.string()))))
+    lexical, datatype = c("lexical").take(rows), c("datatype").take(rows)
+    table = pa.table(
+        {
+            "id": value_ids.take(rows),
+            "lexical": lexical,
+            "datatype": datatype,
+            "unit": c("unit").take(rows),
+            "lang": c("value_lang").take(rows),
+            "number": pa.array(
+                [_number(x, d) for x, d in zip(lexical.to_pylist(), datatype.to_pylist(), strict=True)], pa.float64()
+            ),
+        }
+    )
+    store.copy("Value", table.sort_by("id"))
     return value_ids
 
 
@@ -423,34 +455,27 @@ def _number(lexical: str, datatype: str) -> float | None:
     return Literal(lexical, datatype).number
 
 
-def _naive_utc(stamp: datetime | None) -> datetime | None:
-    if stamp is None or stamp.tzinfo is None:
-        return stamp
-    return stamp.astimezone(timezone.utc).replace(tzinfo=None)
+def _naive_utc(stamps: pa.Array) -> pa.Array:
+    """UTC instants as Kùzu's zone-less TIMESTAMP."""
+    return stamps.cast(pa.timestamp("us"))
 
 
-def _fact_table(facts: FactColumns, objects: list[str | None], now: datetime) -> pa.Table:
-    c = facts.column
-    observed = c("observed_at")
-    loaded = c("loaded_at")
+def _fact_table(facts: FactColumns, objects: pa.Array, now: datetime) -> pa.Table:
+    c = facts.arrow
     return pa.table(
         {
-            "from": pa.array(c("subject"), pa.string()),
-            "to": pa.array(objects, pa.string()),
-            "fact_id": pa.array(c("fact_id"), pa.string()),
-            "predicate": pa.array(c("predicate"), pa.string()),
-            "polarity": pa.array(c("polarity"), pa.bool_()),
-            "confidence": pa.array(c("confidence"), pa.float64()),
-            "source": pa.array(c("source"), pa.string()),
-            "trust": pa.array(c("trust"), pa.float64()),
-            "authority": pa.array(c("authority"), pa.string()),
-            "observed_at": pa.array(
-                observed if not any(observed) else [_naive_utc(t) for t in observed], pa.timestamp("us")
-            ),
-            "loaded_at": pa.array(
-                [now] * len(loaded) if not any(loaded) else [_naive_utc(t) or now for t in loaded], pa.timestamp("us")
-            ),
-            "status": pa.array(c("status"), pa.string()),
-            "lang": pa.array(c("lang"), pa.string()),
+            "from": c("subject"),
+            "to": objects,
+            "fact_id": c("fact_id"),
+            "predicate": c("predicate"),
+            "polarity": c("polarity"),
+            "confidence": c("confidence"),
+            "source": c("source"),
+            "trust": c("trust"),
+            "authority": c("authority"),
+            "observed_at": _naive_utc(c("observed_at")),
+            "loaded_at": pc.fill_null(_naive_utc(c("loaded_at")), pa.scalar(now, pa.timestamp("us"))),
+            "status": c("status"),
+            "lang": c("lang"),
         }
     ).select(["from", "to", *FACT_COLUMNS])

@@ -675,5 +675,15 @@ def record_on_load(store: GraphStore, added: Sequence[Fact], *, only_new: bool =
     Raises:
         StoreError: the store failed.
     """
-    fresh = set(added.column("fact_id")) if isinstance(added, FactColumns) else {f.fact_id for f in added}
-    return record(store, detect_new(store, added, only_new=only_new), fresh=fresh)
+    found = detect_new(store, added, only_new=only_new)
+    involved = sorted({i for c in found for i in c.fact_ids})
+    if isinstance(added, FactColumns):  # a million new ids need no Python set: only those of the conflicts
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        ids = added.arrow("fact_id")
+        wanted = pc.is_in(ids, value_set=pa.array(involved, pa.string()))
+        fresh = set(ids.filter(wanted).to_pylist()) if involved else set()
+    else:
+        fresh = {f.fact_id for f in added}
+    return record(store, found, fresh=fresh)

@@ -193,7 +193,7 @@ def _fresh_predicates(loaded: set[str] | None, report: RunReport) -> set[str] | 
     """What the delta may hold: the load's predicates and everything derived so far; None when unknown."""
     if loaded is None or report.derived != len(report.added):  # revived facts are not in `added`
         return None
-    return loaded | set(report.added.column("predicate"))
+    return loaded | report.added.distinct("predicate")
 
 
 def _delta_predicates(atom: Atom) -> set[str]:

@@ -172,10 +172,14 @@ def _head_keys(rule: Rule) -> set[str]:
 
 def column_keys(facts: FactColumns) -> set[str]:
     """The change keys of a load's facts (from the columns: a load can hold a million facts)."""
-    keys = set(facts.column("predicate"))
+    keys = facts.distinct("predicate")
     if keys & set(MEMBERSHIP):
-        pairs = zip(facts.column("predicate"), facts.column("object"), strict=True)
-        keys |= {"@" + o for p, o in pairs if p in MEMBERSHIP and o is not None}
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        members = pc.is_in(facts.arrow("predicate"), value_set=pa.array(sorted(MEMBERSHIP), pa.string()))
+        classes = pc.unique(pc.filter(facts.arrow("object"), members)).drop_null()
+        keys |= {"@" + o for o in classes.to_pylist()}
     return keys
 
 

@@ -27,10 +27,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kgbrain.ingest.batch import FactColumns, release_arrow_memory
+from kgbrain.ingest.batch import COLUMNS, FactColumns, release_arrow_memory
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import get_trust
-from kgbrain.store.protocol import GraphStore, Row
+from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
 
@@ -276,11 +276,6 @@ def facts_of_subjects(store: GraphStore, subjects: Iterable[str], *, fresh: Sequ
     return list(out.values())
 
 
-# Comparison keys: fields joined by a separator no name holds; a functional predicate's key has any target.
-_SEP = "\x1f"
-_ANY = "\x00"
-
-
 def _worth_comparing(
     added: Sequence[Fact], vocab: Vocabulary, opposite: dict[str, set[str]], *, memberships: bool
 ) -> list[Fact]:
@@ -293,9 +288,25 @@ def _worth_comparing(
     A key met once cannot take part in any conflict.
     """
     columns = added if isinstance(added, FactColumns) else FactColumns(added)
-    # Column-wise (a first load of a million facts): each fact's comparison key as one integer made of the codes
-    # of its subject, predicate group and target (names and targets share one dictionary, so a symmetric fact's
-    # reversed key compares with the others'), counted at once; strings would cost ~300 MB more at a million.
+    wanted = _sharing_a_key(columns, len(columns), vocab, opposite)
+    if memberships:
+        kinds = pa.array(sorted({*MEMBERSHIP, "disjoint_with"}), pa.string())
+        wanted |= pc.is_in(columns.arrow("predicate"), value_set=kinds).to_numpy(False)
+    kept = list(columns.take(pa.array(np.flatnonzero(wanted).astype(np.int64))))
+    release_arrow_memory()
+    return kept
+
+
+def _sharing_a_key(
+    columns: FactColumns, n_new: int, vocab: Vocabulary, opposite: dict[str, set[str]]
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which rows share a comparison key (see `_worth_comparing`) with another row; the rows from `n_new` on
+    are stored facts, kept only when they share one with a new fact (the first `n_new`).
+
+    Column-wise (a load of a million facts): each fact's comparison key is one integer made of the codes of its
+    subject, predicate group and target (names and targets share one dictionary, so a symmetric fact's reversed
+    key compares with the others'), counted at once; strings would cost ~300 MB more at a million.
+    """
     n = len(columns)
     p_arr = columns.arrow("predicate")
     encoded = pc.dictionary_encode(p_arr)
@@ -319,55 +330,91 @@ def _worth_comparing(
     reverse = (target * n_groups + g) * n_names + subject
     distinct, counts = np.unique(np.concatenate([key, reverse[both_ways]]), return_counts=True)
     shared = distinct[counts > 1]
-    wanted = np.isin(key, shared) | (both_ways & np.isin(reverse, shared))
-    if memberships:
-        kinds = pa.array(sorted({*MEMBERSHIP, "disjoint_with"}), pa.string())
-        wanted |= pc.is_in(p_arr, value_set=kinds).to_numpy(False)
-    kept = list(columns.take(pa.array(np.flatnonzero(wanted).astype(np.int64))))
-    release_arrow_memory()
-    return kept
+    wanted: np.ndarray[Any, np.dtype[np.bool_]] = np.isin(key, shared) | (both_ways & np.isin(reverse, shared))
+    if n_new < n:
+        mine = np.unique(np.concatenate([key[:n_new], reverse[:n_new][both_ways[:n_new]]]))
+        wanted[n_new:] &= np.isin(key[n_new:], mine) | (both_ways[n_new:] & np.isin(reverse[n_new:], mine))
+    return wanted
 
 
-def facts_by_key(store: GraphStore, keys: Iterable[tuple[str, str]], *, fresh: Sequence[Fact] = ()) -> list[Fact]:
-    """Facts (not retracted) with one of the given (subject, predicate) pairs, each once (`fresh`: see
-    `facts_of_subjects`).
-
-    Raises:
-        StoreError: the store failed.
-    """
-    wanted = sorted(set(keys))
-    skip = {f.fact_id for f in fresh}
-    out: dict[str, Fact] = {}
-    # Each call joins against every stored fact (Kùzu plans a hash join), so calls are few and large: one for
-    # a small load; for a big one, one per predicate, since asking for each subject's facts of every predicate
-    # in the load fetched six times more rows than needed on the 1M-fact benchmark.
-    groups: dict[tuple[str, ...], set[str]] = defaultdict(set)
-    if len(wanted) <= _CHUNK:
-        groups[tuple(sorted({p for _, p in wanted}))] = {s for s, _ in wanted}
-    else:
-        for subject, predicate in wanted:
-            groups[(predicate,)].add(subject)
-    keep = set(wanted)
-    for predicates, subject_set in sorted(groups.items()):
-        subjects = sorted(subject_set)
-        for start in range(0, len(subjects), 5 * _CHUNK):
-            part = subjects[start : start + 5 * _CHUNK]
-            for r in _facts_of_subjects(store, part, predicates):
-                fid = r["fact_id"]
-                if fid not in skip and fid not in out and (r["subject"], r["predicate"]) in keep:
-                    out[fid] = fact_from_row(r)
-    want = set(wanted)
-    out.update((f.fact_id, f) for f in fresh if (f.subject, f.predicate) in want and f.status in LIVE)
-    return list(out.values())
+def _concat(first: FactColumns, second: FactColumns) -> FactColumns:
+    if not len(second):
+        return first
+    return FactColumns.of({name: pa.concat_arrays([first.arrow(name), second.arrow(name)]) for name in COLUMNS})
 
 
-def _facts_of_subjects(store: GraphStore, subjects: list[str], predicates: tuple[str, ...]) -> Iterator[Row]:
-    """Rows of the facts of these subjects with these predicates, one fact table at a time: a core predicate
-    lives in its own table, any other in REL, and literal facts of either in ATTR."""
-    tables = sorted({ATTR_TABLE} | {CORE_TABLES.get(p, GENERIC_TABLE) for p in predicates})
-    for table in tables:
-        template = "facts_by_key_value" if table == ATTR_TABLE else "facts_by_key_concept"
-        yield from store.iterate_table(template, table, subjects=subjects, predicates=list(predicates))
+def _stored_facts_by_key(
+    store: GraphStore, columns: FactColumns, vocab: Vocabulary, opposite: dict[str, set[str]]
+) -> FactColumns:
+    """Stored facts (not retracted, not stored by this load) with a subject and predicate of a new fact (or its
+    opposite; a symmetric fact's object as subject too), read as Arrow columns."""
+    predicates = columns.distinct("predicate")
+    asked = predicates | {q for p in predicates for q in opposite.get(p, ())}
+    subjects = columns.distinct("subject")
+    symmetric = pc.is_in(columns.arrow("predicate"), value_set=pa.array(sorted(vocab.symmetric), pa.string()))
+    subjects |= set(pc.unique(pc.filter(columns.arrow("object"), symmetric)).drop_null().to_pylist())
+    wanted = sorted(subjects)
+    # Each call joins against every stored fact of its table, so calls are few and large.
+    parts: list[pa.Table] = []
+    for start in range(0, len(wanted), 5 * _CHUNK):
+        part = wanted[start : start + 5 * _CHUNK]
+        for table in sorted({ATTR_TABLE} | {CORE_TABLES.get(p, GENERIC_TABLE) for p in asked}):
+            template = "facts_by_key_value" if table == ATTR_TABLE else "facts_by_key_concept"
+            rows = store.arrow_table(template, table, subjects=part, predicates=sorted(asked))
+            if rows.num_rows:
+                parts.append(rows)
+    if not parts:
+        return FactColumns()
+    rows = pa.concat_tables([_fact_rows(t) for t in parts])
+    # Facts this load stored are taken from the load, not read back (Kùzu 0.11.3 may return wrong rows for
+    # relationships created in the same transaction).
+    rows = rows.filter(pc.invert(pc.is_in(rows.column("fact_id"), value_set=columns.arrow("fact_id"))))
+    literal = pc.equal(rows.column("object_table"), "Value")
+    null = pa.scalar(None, pa.string())
+    return FactColumns.of(
+        {
+            "subject": rows.column("subject").combine_chunks(),
+            "predicate": rows.column("predicate").combine_chunks(),
+            "object": pc.if_else(literal, null, rows.column("object")).combine_chunks(),
+            "lexical": rows.column("lexical").combine_chunks(),
+            "datatype": rows.column("datatype").combine_chunks(),
+            "unit": rows.column("unit").combine_chunks(),
+            "value_lang": rows.column("value_lang").combine_chunks(),
+            "polarity": rows.column("polarity").combine_chunks(),
+            "confidence": rows.column("confidence").combine_chunks(),
+            "source": pc.fill_null(rows.column("source"), "").combine_chunks(),
+            "trust": pc.fill_null(rows.column("trust"), 0.5).combine_chunks(),
+            "authority": rows.column("authority").combine_chunks(),
+            "observed_at": rows.column("observed_at").combine_chunks(),
+            "loaded_at": rows.column("loaded_at").combine_chunks(),
+            "status": rows.column("status").combine_chunks(),
+            "lang": rows.column("lang").combine_chunks(),
+            "fact_id": rows.column("fact_id").combine_chunks(),
+        }
+    )
+
+
+_ROW_TYPES = {
+    "polarity": pa.bool_(),
+    "confidence": pa.float64(),
+    "trust": pa.float64(),
+    "observed_at": pa.timestamp("us", tz="UTC"),  # Kùzu's zone-less stamps are UTC
+    "loaded_at": pa.timestamp("us", tz="UTC"),
+}
+
+
+def _fact_rows(rows: pa.Table) -> pa.Table:
+    """A fact query's Arrow rows with the column types of FactColumns."""
+    columns = []
+    for name in rows.column_names:
+        col = rows.column(name)
+        wanted = _ROW_TYPES.get(name, pa.string())
+        if pa.types.is_timestamp(wanted) and pa.types.is_timestamp(col.type) and col.type.tz is None:
+            col = col.cast(pa.timestamp("us")).cast(wanted)
+        elif col.type != wanted:
+            col = col.cast(wanted)
+        columns.append(col)
+    return pa.table(columns, names=rows.column_names)
 
 
 def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:
@@ -611,18 +658,19 @@ def detect_new(store: GraphStore, added: Sequence[Fact], *, only_new: bool = Fal
     if only_new:  # nothing was stored before: a disjointness axiom can only come with these facts
         predicates = added.distinct("predicate") if isinstance(added, FactColumns) else {f.predicate for f in added}
         added = _worth_comparing(added, vocab, opposite, memberships="disjoint_with" in predicates)
-    else:
-        added = list(added)
-    keys = set()
-    for f in added:
-        for predicate in (f.predicate, *opposite.get(f.predicate, ())):
-            keys.add((f.subject, predicate))
-            if f.object is not None and f.predicate in vocab.symmetric:
-                keys.add((f.object, predicate))  # a symmetric statement may be stored the other way round
-    if only_new:
-        facts = [f for f in added if (f.subject, f.predicate) in keys and f.status in LIVE]
-    else:
-        facts = facts_by_key(store, keys, fresh=added)
+        facts = [f for f in added if f.status in LIVE]
+    else:  # against the stored facts too: only those sharing a comparison key with a new fact become Facts
+        columns = added if isinstance(added, FactColumns) else FactColumns(added)
+        stored = _stored_facts_by_key(store, columns, vocab, opposite)
+        n = len(columns)
+        both = _concat(columns, stored)
+        wanted = _sharing_a_key(both, n, vocab, opposite)
+        kinds = pa.array(sorted({*MEMBERSHIP, "disjoint_with"}), pa.string())
+        member = pc.is_in(columns.arrow("predicate"), value_set=kinds).to_numpy(False)
+        added = list(columns.take(pa.array(np.flatnonzero(wanted[:n] | member).astype(np.int64))))
+        compared = stored.take(pa.array(np.flatnonzero(wanted[n:]).astype(np.int64)))
+        facts = [f for f in (*added, *compared) if f.status in LIVE]
+        release_arrow_memory()
     new = {f.fact_id for f in added}
     found = find_contradictions(facts, vocab, new=new, trust=_trust_for(store, facts))
     memberships = [f for f in added if f.predicate in MEMBERSHIP or f.predicate == "disjoint_with"]

@@ -340,6 +340,29 @@ class KuzuStore:
             self._pending_delta.unknown = True
         yield from _rows(self._execute(text, params, what=what), what)
 
+    def arrow_table(self, template: str, table: str, /, **params: Any) -> Any:
+        """The rows of queries/templates/<template>.cypher on one relationship table (as `iterate_table`) as one
+        pyarrow Table: many rows without a Python object per value.
+
+        Raises:
+            QueryError: unknown template or table.
+            StoreError: Kùzu rejected or failed the query.
+        """
+        if table not in schema.REL_TABLES:
+            raise QueryError(f"{template}: unknown relationship table {table!r}")
+        source, target, _ = schema.REL_TABLES[table]
+        text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
+        what = f"query {template!r} on {table}"
+        if _WRITES.search(text):
+            raise QueryError(f"{what}: arrow_table is for reads")
+        result = self._execute(text, params, what=what)
+        try:
+            return result.get_as_arrow()
+        except RuntimeError as exc:
+            raise StoreError(f"{what} failed: {exc}") from exc
+        finally:
+            result.close()
+
     def explain(self, name: str) -> None:
         """Bind and plan a named query without running it (contract tests use this).
 

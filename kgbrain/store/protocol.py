@@ -30,6 +30,10 @@ class GraphStore(Protocol):
         """Stream the rows of a query template filled with one relationship table (a schema name)."""
         ...
 
+    def arrow_table(self, template: str, table: str, /, **params: Any) -> Any:
+        """Like `iterate_table`, all rows at once as a pyarrow Table."""
+        ...
+
     def transaction(self) -> AbstractContextManager[None]:
         """Hold the write lock and run the block as one transaction, rolled back on error."""
         ...

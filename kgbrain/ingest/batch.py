@@ -155,6 +155,18 @@ class FactColumns(Sequence[Fact]):
                 setattr(out, name, column.take(positions))
         return out
 
+    def keep(self, indices: pa.Array) -> None:
+        """Keep only the rows at `indices` (in that order), replacing one column at a time."""
+        rows: list[int] | None = None
+        for name in COLUMNS:
+            column = getattr(self, name)
+            if isinstance(column, list):
+                rows = indices.to_pylist() if rows is None else rows
+                setattr(self, name, [column[i] for i in rows])
+            else:
+                setattr(self, name, column.take(indices))
+            del column
+
     @staticmethod
     def of(columns: dict[str, Any]) -> FactColumns:
         """Adopt ready-made columns (every name of COLUMNS, lists or Arrow arrays of equal lengths)."""

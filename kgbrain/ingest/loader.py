@@ -105,12 +105,13 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
             store, facts.distinct("predicate"), batch.declarations, batch.file
         )
         report.first_facts = not store.run("facts_any")
+        rows = len(facts)
         added = _write_facts(store, facts, now, check_stored=not report.first_facts)
         release_arrow_memory()
         _restore_records(store, batch.records)
         report.added = added
         report.facts_added = len(added)
-        report.duplicates_skipped = len(batch.facts) - len(added)
+        report.duplicates_skipped = rows - len(added)
         counted = pc.value_counts(added.arrow("predicate")) if len(added) else None
         report.per_predicate = (
             dict(sorted(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist(), strict=True)))
@@ -157,6 +158,8 @@ class _Resolver:
         for a in annotations:
             if a.kind in ("label", "alias"):
                 by_key[normalize_term(a.text)].add(a.concept)
+        if self.empty and not by_key:  # a first load without names: nothing to match against
+            return {}
         self.norm.update((n, normalize_term(n)) for n in unknown)
         if not self.empty:
             for part in chunks(sorted({self.norm[n] for n in unknown})):
@@ -197,14 +200,19 @@ def _write_concepts(store: GraphStore, resolver: _Resolver, annotations: list[An
         if column is not None:
             info[resolver.id_of(a.concept)].setdefault(column, a.text)
     new = set(resolver.new_ids)
-    ids = resolver.new_ids
-    columns: dict[str, list[Any]] = {
+    ids = pa.array(resolver.new_ids, pa.string())
+    individuals = pa.array(sorted(resolver.individuals), pa.string())
+    columns: dict[str, pa.Array] = {
         "id": ids,
-        "kind": ["individual" if cid in resolver.individuals else "class" for cid in ids],
+        "kind": pc.if_else(pc.is_in(ids, value_set=individuals), "individual", "class"),
     }
     for c in CONCEPT_COLUMNS[2:]:
-        columns[c] = [info[cid].get(c) if cid in info else None for cid in ids] if info else [None] * len(ids)
-    store.copy("Concept", pa.table({c: pa.array(columns[c], pa.string()) for c in CONCEPT_COLUMNS}))
+        columns[c] = (
+            pa.array([info[cid].get(c) if cid in info else None for cid in resolver.new_ids], pa.string())
+            if info
+            else pa.nulls(len(ids), pa.string())
+        )
+    store.copy("Concept", pa.table({c: columns[c] for c in CONCEPT_COLUMNS}))
     updates = [
         {
             "id": cid,
@@ -242,10 +250,10 @@ def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annot
     for a in annotations:
         if a.kind in ("label", "alias"):
             wanted[(normalize_term(a.text), resolver.id_of(a.concept), a.text, a.lang or "", a.kind)] = None
-    norm = resolver.norm
-    for cid in resolver.new_ids:
-        wanted[(norm.get(cid) or normalize_term(cid), cid, cid, "", "id")] = None
-    keys = sorted({w[0] for w in wanted})
+    # Each new concept is named by its id; a new id has no stored name yet, so these rows are all new.
+    ids = pa.array(resolver.new_ids, pa.string())
+    id_keys = _term_keys(ids, resolver.norm)
+    keys = sorted(set(pc.unique(id_keys).to_pylist()) | {w[0] for w in wanted})
     have: set[tuple[str, str, str, str, str]] = set()
     existing_keys: set[str] = set()
     for part in chunks(keys if store.run("terms_any") else []):
@@ -255,20 +263,38 @@ def _write_names(store: GraphStore, resolver: _Resolver, annotations: list[Annot
         for r in store.run("terms_lookup", keys=list(part)):
             have.add((r["key"], r["concept"], r["text"], r["lang"] or "", r["kind"]))
     new_names = [w for w in wanted if w not in have]
-    store.copy("Term", pa.table({"key": pa.array(sorted(set(keys) - existing_keys), pa.string())}))
+    store.copy("Term", pa.table({"key": pa.array([k for k in keys if k not in existing_keys], pa.string())}))
     store.append_rels(
         "NAMES",
         pa.table(
             {
-                "from": pa.array([w[0] for w in new_names], pa.string()),
-                "to": pa.array([w[1] for w in new_names], pa.string()),
-                "text": pa.array([w[2] for w in new_names], pa.string()),
-                "lang": pa.array([w[3] or None for w in new_names], pa.string()),
-                "kind": pa.array([w[4] for w in new_names], pa.string()),
+                "from": pa.concat_arrays([pa.array([w[0] for w in new_names], pa.string()), id_keys]),
+                "to": pa.concat_arrays([pa.array([w[1] for w in new_names], pa.string()), ids]),
+                "text": pa.concat_arrays([pa.array([w[2] for w in new_names], pa.string()), ids]),
+                "lang": pa.array([w[3] or None for w in new_names] + [None] * len(ids), pa.string()),
+                "kind": pa.concat_arrays(
+                    [pa.array([w[4] for w in new_names], pa.string()), pa.array(["id"] * len(ids), pa.string())]
+                ),
             }
         ),
     )
-    return sum(1 for w in new_names if w[4] != "id")
+    return len(new_names)
+
+
+# Ids that normalise to themselves in lower case (normalize_term of ASCII letters, digits and these marks): a
+# million-fact file's ids are keyed column-wise, the rest one by one.
+_PLAIN_ID = r"^[A-Za-z0-9][A-Za-z0-9:./#+\-]*$"
+
+
+def _term_keys(ids: pa.Array, known: dict[str, str]) -> pa.Array:
+    """normalize_term of each id."""
+    plain = pc.match_substring_regex(ids, _PLAIN_ID)
+    if pc.all(plain).as_py() is not False:
+        return pc.ascii_lower(ids)
+    others = [known.get(x) or normalize_term(x) for x in ids.filter(pc.invert(plain)).to_pylist()]
+    keys = pc.ascii_lower(ids).to_pylist()
+    rest = iter(others)
+    return pa.array([k if p else next(rest) for k, p in zip(keys, plain.to_pylist(), strict=True)], pa.string())
 
 
 def _write_sources(store: GraphStore, batch: LoadBatch) -> int:
@@ -394,12 +420,17 @@ def _write_facts(store: GraphStore, facts: FactColumns, now: datetime, *, check_
             stored.update(r["fact_id"] for r in store.run("facts_existing", ids=part))
         if stored:
             firsts = firsts.filter(pc.invert(pc.is_in(candidates, value_set=pa.array(sorted(stored), pa.string()))))
-    added = facts if len(firsts) == len(facts) else facts.take(firsts)  # in order: all kept means as is
+    if len(firsts) != len(facts):
+        # In place, column by column: a million read rows beside their de-duplicated copy would be ~200 MB
+        # more at the load's peak. (The batch then holds the facts stored.)
+        facts.keep(firsts)
+    added = facts
     if not len(added):
         return added
     value_ids = _write_values(store, added)
     objects = pc.coalesce(added.arrow("object"), value_ids)
     arrow = _fact_table(added, objects, now)
+    release_arrow_memory()  # what finding duplicates took, before Kùzu's COPY takes its share
     predicate = pc.dictionary_encode(added.arrow("predicate"))
     table_of = [CORE_TABLES.get(p, GENERIC_TABLE) for p in predicate.dictionary.to_pylist()]
     tables = pa.array(table_of, pa.string()).take(predicate.indices)

@@ -146,7 +146,9 @@ def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
         raise InvalidRow(file, line, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        row = json.loads(text, parse_int=_parse_int)
+        # One decoder for every row (json.loads builds one per call when given parse_int); json.loads's own
+        # message for a leading byte-order mark is kept by letting it see that case.
+        row = json.loads(text, parse_int=_parse_int) if text.startswith("\ufeff") else _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InvalidRow(file, line, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
     except _HugeNumber as exc:
@@ -169,6 +171,9 @@ def _parse_int(text: str) -> int:
     if digits > MAX_INTEGER_DIGITS:
         raise _HugeNumber(f"a number of {digits} digits is too long (at most {MAX_INTEGER_DIGITS})")
     return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int)
 
 
 def _encodable(text: str) -> bool:

@@ -9,12 +9,14 @@ breadth-first walk over this mirror answers in well under a millisecond and has 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.reach import Candidates, ReachIndex
+from kgbrain.reasoning.walks import NodeLabels, Walked, walk_many
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,12 @@ class Hierarchy:
         self._offsets_list: list[int] | None = None
         self._targets_list: list[int] | None = None
         self._reach: ReachIndex | None = None
+        self._labels: NodeLabels | None = None
+        # The walks of the last `prefetch` (a verification batch's), by start node; answers stay valid for as
+        # long as this hierarchy lives (it is rebuilt when the data changes).
+        self._walked: (
+            tuple[Walked, dict[int, list[int]], dict[tuple[int, Candidates], tuple[int, list[int]]]] | None
+        ) = None
 
     @property
     def reach(self) -> ReachIndex:
@@ -89,6 +97,60 @@ class Hierarchy:
     def use_reach(self, index: ReachIndex) -> None:
         """Adopt labels built earlier for the same data (loaded from disk)."""
         self._reach = index
+        self._labels = None
+
+    def prefetch(
+        self, queries: Sequence[tuple[int, Sequence[int]]], holders: Sequence[tuple[int, Candidates]] = ()
+    ) -> None:
+        """Walk up from many starts at once, so that `chain`, `is_above` and `ancestor_depths` about them answer
+        from the batch instead of walking one by one: `queries` are (start node, goal nodes); `holders` are
+        (start node, candidates) pairs `ancestor_depths` will be asked about, labelled here for all at once."""
+        if not queries and not holders:
+            return
+        labels = self.node_labels()
+        tagged: dict[tuple[int, Candidates], tuple[int, list[int]]] = {}
+        queries = list(queries)
+        if holders:
+            lengths = np.asarray([len(c) for _, c in holders], dtype=np.int64)
+            ids = np.concatenate([c.ids for _, c in holders])
+            owner = np.repeat(np.arange(len(holders), dtype=np.int64), lengths)
+            starts = np.asarray([s for s, _ in holders], dtype=np.int64)[owner]
+            # Candidates.may_be_above for every pair at once (x itself excluded).
+            ok = labels.may_reach(starts, ids) & (ids != starts)
+            above: dict[int, list[int]] = {}
+            for w, i in zip(owner[ok].tolist(), ids[ok].tolist(), strict=True):
+                above.setdefault(w, []).append(i)
+            for w, (start, cands) in enumerate(holders):
+                found = above.get(w)
+                if found:
+                    tagged[(start, cands)] = (len(queries), found)
+                    queries.append((start, found))
+                else:
+                    tagged[(start, cands)] = (-1, [])
+        walked = walk_many(self.offsets, self.targets, labels, queries, self.edges)
+        at: dict[int, list[int]] = {}
+        for i, start in enumerate(walked.starts):
+            at.setdefault(start, []).append(i)
+        self._walked = (walked, at, tagged)
+
+    def node_labels(self) -> NodeLabels:
+        """Every node's reachability labels as arrays over node ids (built once)."""
+        if self._labels is None:
+            r = self.reach
+            c = np.asarray(r.comp)
+            self._labels = NodeLabels(c, r.down[c], r.rank[0][c], r.low[0][c], r.rank[1][c], r.low[1][c])
+        return self._labels
+
+    def _prefetched(self, start: int, goals: Sequence[int]) -> tuple[Walked, int] | None:
+        # A prefetched walk from `start` whose goals include all of `goals` (found or not, it is decided).
+        memo = self._walked
+        if memo is None:
+            return None
+        walked, at, _ = memo
+        for i in at.get(start, ()):
+            if walked.goals[i].issuperset(goals):
+                return walked, i
+        return None
 
     def _position(self, child: str, parent: str) -> int | None:
         c, p = self.index.get(child), self.index.get(parent)
@@ -218,10 +280,16 @@ class Hierarchy:
         if start is None or not len(candidates):
             return {}
         if isinstance(candidates, Candidates):
-            ids = candidates.may_be_above(self.reach, start).tolist()
-            if not ids:
-                return {}
-            _, found = self._search(start, ids)
+            memo = self._walked
+            tagged = memo[2].get((start, candidates)) if memo is not None else None
+            if memo is not None and tagged is not None:
+                walk, ids = tagged
+                found = memo[0].found[walk] if walk >= 0 else {}
+            else:
+                ids = candidates.may_be_above(self.reach, start).tolist()
+                if not ids:
+                    return {}
+                _, found = self._search(start, ids)
             return {self.names[i]: d for i, d in found.items()}
         if isinstance(candidates, np.ndarray):
             arr = candidates.astype(np.int64, copy=False)
@@ -242,6 +310,9 @@ class Hierarchy:
         start, goal = self.index.get(concept), self.index.get(ancestor)
         if start is None or goal is None or start == goal:
             return False
+        hit = self._prefetched(start, (goal,))
+        if hit is not None:
+            return goal in hit[0].found[hit[1]]
         return goal in self._search(start, [goal])[1]
 
     def chain(self, concept: str, ancestor: str) -> list[Link] | None:
@@ -249,16 +320,22 @@ class Hierarchy:
         start, goal = self.index.get(concept), self.index.get(ancestor)
         if start is None or goal is None or start == goal:
             return None
-        pred, found = self._search(start, [goal])
-        if goal not in found:
-            return None
-        stride = self.edges + 1
-        edges: list[int] = []
-        node = goal
-        while pred[node] != -1:
-            node, edge = divmod(pred[node], stride)
-            edges.append(edge)
-        edges.reverse()
+        hit = self._prefetched(start, (goal,))
+        if hit is not None:
+            if goal not in hit[0].found[hit[1]]:
+                return None
+            edges = hit[0].edges_to(hit[1], goal)
+        else:
+            pred, found = self._search(start, [goal])
+            if goal not in found:
+                return None
+            stride = self.edges + 1
+            edges = []
+            node = goal
+            while pred[node] != -1:
+                node, edge = divmod(pred[node], stride)
+                edges.append(edge)
+            edges.reverse()
         confidence = self.confidence[edges].tolist()
         children = [start, *(self.targets[edges[:-1]].tolist())]
         return [

@@ -121,9 +121,34 @@ class Deducer:
         """
         self._pre = _Prefetch()
         try:
+            if len(claims) > 1:
+                self._walk_ahead(claims)
             return [self.check(c) for c in claims]
         finally:
             self._pre = None
+
+    def _walk_ahead(self, claims: Sequence[Claim]) -> None:
+        # The hierarchy walks the claims will ask for, done for the whole batch at once (see walks.py): an
+        # is_a claim's chain, a property claim's labelled holders above its subject (the mirror-only case of
+        # `_check_property`; the others walk one by one as before). Answers are the same either way.
+        h = self._hierarchy()
+        table = self._predicates()
+        inactive = bool(self._graph().inactive)
+        queries: list[tuple[int, list[int]]] = []
+        holders: list[tuple[int, Candidates]] = []
+        for c in claims:
+            s = h.index.get(c.subject)
+            if s is None:
+                continue
+            if c.predicate in HIERARCHY:
+                o = h.index.get(c.object)
+                if o is not None and o != s:
+                    queries.append((s, [o]))
+            elif not c.literal and not inactive and table.get(c.predicate).inheritable:
+                found = self._holders(h, c.object, list(table.sub_properties(c.predicate)))
+                if len(found):
+                    holders.append((s, found))
+        h.prefetch(queries, holders)
 
     def _holders(self, h: Hierarchy, obj: str, predicates: list[str]) -> Candidates:
         """The subjects of active facts `x p obj` (p among `predicates`) with their labels, kept for the next

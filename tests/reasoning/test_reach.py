@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from kgbrain.api import Brain
 from kgbrain.reasoning.closure import Hierarchy
-from kgbrain.reasoning.reach import ReachIndex
+from kgbrain.reasoning.graph import FactGraph
+from kgbrain.reasoning.reach import Candidates, ReachIndex
 from tests.conftest import write_jsonl
 
 NODES = [f"n{i}" for i in range(8)]
@@ -80,6 +81,63 @@ def test_labels_and_pruned_walks_agree_with_cypher_shortest(tmp_path_factory: An
                 assert links is not None
                 assert [lk.edge for lk in links] == chain_of(h, pred, h.index[y])  # the same shortest chain
                 assert len(links) == walked[y]
+        # The batched walks of a verification batch (walks.py) give the same answers as the walks above.
+        ids = [h.index[n] for n in NODES if n in h.index]
+        expected_answers = answers(h, ids)
+        h.prefetch([(i, [j]) for i in ids for j in ids] + [(i, ids) for i in ids])
+        h._search = no_walk  # type: ignore[method-assign]
+        assert answers(h, ids) == expected_answers
+
+
+def no_walk(start: int, goals: list[int]) -> Any:
+    raise AssertionError(f"walked one by one from {start} to {goals} after the batch")
+
+
+def answers(h: Hierarchy, ids: list[int]) -> list[Any]:
+    """Every chain and is_above answer among these nodes."""
+    names = [h.names[i] for i in ids]
+    return [(h.is_above(x, y), h.chain(x, y)) for x in names for y in names]
+
+
+many_edges = st.lists(st.tuples(st.integers(0, 23), st.integers(0, 23), st.booleans()), min_size=1, max_size=70)
+
+
+@given(many_edges, st.lists(st.tuples(st.integers(0, 23), st.lists(st.integers(0, 23), max_size=5)), max_size=40))
+def test_batched_walks_give_the_one_by_one_answers(kb: list[tuple[int, int, bool]], asks: list[Any]) -> None:
+    # Larger random graphs (cycles, shared ancestors, negative edges) than the Cypher test can afford; the
+    # one-by-one walks are held to Cypher's definition there.
+    rows = [
+        {
+            "subject": f"n{s}",
+            "predicate": "is_a",
+            "object": f"n{o}",
+            "polarity": pol,
+            "confidence": 0.5 + (s % 5) / 10,
+            "fact_id": f"f{i}",
+            "source": "s",
+        }
+        for i, (s, o, pol) in enumerate(kb)
+    ]
+    h = Hierarchy(FactGraph(rows))
+    known = [
+        (h.index[f"n{s}"], [h.index[f"n{g}"] for g in goals if f"n{g}" in h.index])
+        for s, goals in asks
+        if f"n{s}" in h.index
+    ]
+    ids = sorted(set(h.index.values()))
+    holders = [(s, Candidates(h.reach, np.asarray(g, dtype=np.int64))) for s, g in known if g]
+    expected = answers(h, ids)
+    expected_depths = [list(h.ancestor_depths(h.names[s], c).items()) for s, c in holders]  # order too
+    expected_known = [
+        (h.is_above(h.names[s], h.names[g]), h.chain(h.names[s], h.names[g])) for s, gs in known for g in gs
+    ]
+    h.prefetch(known, holders)
+    assert answers(h, ids) == expected
+    h._search = no_walk  # type: ignore[method-assign]
+    assert [list(h.ancestor_depths(h.names[s], c).items()) for s, c in holders] == expected_depths
+    assert [
+        (h.is_above(h.names[s], h.names[g]), h.chain(h.names[s], h.names[g])) for s, gs in known for g in gs
+    ] == expected_known
 
 
 def test_labels_persist_memory_mapped(tmp_path: Path) -> None:

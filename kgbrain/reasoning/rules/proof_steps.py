@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from kgbrain.reasoning.rules.support import Proof, explain
 from kgbrain.reasoning.trace import Check, Step, Trace
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 from kgbrain.store.protocol import GraphStore
+
+if TYPE_CHECKING:
+    from kgbrain.reasoning.rules.support import Proof
 
 
 def with_derivations(store: GraphStore, check: Check) -> Check:
@@ -26,6 +29,10 @@ def with_derivations(store: GraphStore, check: Check) -> Check:
     steps = check.trace.steps
     if not any(s.startswith(DERIVED_SOURCE_PREFIX) for step in steps for s in step.sources):
         return check
+    # Imported here: support.py brings the contradiction machinery (and pyarrow), a third of a verify process's
+    # start-up, and most verdicts cite no derived fact.
+    from kgbrain.reasoning.rules.support import explain
+
     out: list[Step] = []
     seen: set[str] = set()
     for step in steps:

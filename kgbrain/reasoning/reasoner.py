@@ -315,9 +315,9 @@ class Reasoner(IntentAnswers):
                 chains = self.paths(c.subject, c.object, limit=1)
                 if chains:
                     checks[i] = _causal_check(c, checks[i], chains[0])
-        from kgbrain.reasoning.rules.proof_steps import with_derivations
+        from kgbrain.reasoning.rules.proof_steps import with_derivations_many
 
-        return [with_derivations(self.store, k) for k in checks]  # derived evidence shows its rule steps
+        return with_derivations_many(self.store, checks)  # derived evidence shows its rule steps
 
     def _part_test(self) -> Callable[[Claim], bool]:
         """Whether `y part_of x` can decide the claim `x has_property y` at all (False: skip the check).

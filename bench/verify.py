@@ -438,6 +438,7 @@ def main() -> None:
     ap.add_argument("--claims", default="10000,100000,1000000", help="claims per size, in the order of --sizes")
     ap.add_argument("--ontologies", action="store_true", help="also LUBM(1,0) and Gene Ontology")
     ap.add_argument("--ontology-claims", type=int, default=20_000)
+    ap.add_argument("--ontology-sets", default="LUBM(1,0),Gene Ontology", help="which ontologies, comma-separated")
     ap.add_argument("--oxigraph-sample", type=int, default=3_000)
     ap.add_argument(
         "--workdir",
@@ -471,6 +472,8 @@ def main() -> None:
             "Gene Ontology": [onto / "go" / "go_2019-01-29_isa_rel.nt.gz"],
         }
         for name, files in sets.items():
+            if name not in args.ontology_sets.split(","):
+                continue
             ontology(name, files, base, args.ontology_claims, args.oxigraph_sample, rows)
     print()
     print(f"{'knowledge base':<16} {'engine':<44} {'claims':>8} {'seconds':>8} {'claims/s':>9}  notes")

@@ -23,6 +23,8 @@ from datalog_conformance.schema import DefeasibleModel, DefeasibleTheory, Model,
 
 from kgbrain.api import Brain
 from kgbrain.errors import InputError
+from kgbrain.ingest.rule_syntax import parse_program
+from kgbrain.reasoning.rules.bulk import closure_stored
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 
 
@@ -126,9 +128,14 @@ class _Names:
 
 
 def _run(rows: list[dict[str, Any]], rules: str, names: _Names) -> list[dict[str, Any]]:
-    """Load facts then rules into a fresh in-memory knowledge base; every active fact after the fixpoint."""
+    """Load facts then rules into a fresh in-memory knowledge base; every active fact after the fixpoint.
+
+    A big case (BIG fact rows or more) takes the in-memory path instead: see `_run_big`.
+    """
     _check_rule_text(rules)
     rules = names.rules(_translate(rules))
+    if len(rows) >= BIG:
+        return _run_big(rows, rules)
     with tempfile.TemporaryDirectory() as tmp, Brain.open(None) as brain:
         facts = Path(tmp) / "facts.jsonl"
         facts.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
@@ -138,12 +145,67 @@ def _run(rows: list[dict[str, Any]], rules: str, names: _Names) -> list[dict[str
             brain.load([facts, program] if rows else [program])
         except InputError as exc:
             raise KgbrainRuleError(exc) from exc
-        return brain.store.run_generated(
-            "MATCH (s:Concept)-[r]->(o) WHERE r.status = $active AND r.fact_id IS NOT NULL "
-            "RETURN s.id AS s, r.predicate AS p, label(o) AS kind, o.id AS o, o.lexical AS lexical, "
-            "o.datatype AS datatype, r.polarity AS polarity, r.source AS source",
-            active="active",
-        )
+        return _stored_rows(brain)
+
+
+def _stored_rows(brain: Brain) -> list[dict[str, Any]]:
+    return brain.store.run_generated(
+        "MATCH (s:Concept)-[r]->(o) WHERE r.status = $active AND r.fact_id IS NOT NULL "
+        "RETURN s.id AS s, r.predicate AS p, label(o) AS kind, o.id AS o, o.lexical AS lexical, "
+        "o.datatype AS datatype, r.polarity AS polarity, r.source AS source",
+        active="active",
+    )
+
+
+# The LUBM-shaped Souffle cases (110k fact rows each; 40 cases over two programs with the same facts).
+# Loading one through `Brain.load` with its rules writes 110k derived facts and 470k derivation records,
+# a minute of CPU for a check that reads none of them back. So a big case loads its facts through
+# `Brain.load` (real Kùzu, the ingest path) and evaluates its rules with the in-memory executor over the
+# stored facts (`bulk.closure_stored`, what `kgbrain load` computes before writing; the property test
+# tests/rules/test_bulk_vs_cypher.py holds it equal to the Cypher definition). The knowledge base with
+# the facts is kept for the next case with the same facts.
+BIG = 10_000
+_loaded: list[tuple[str, Brain, list[dict[str, Any]]]] = []  # (facts text, brain, its stored rows)
+
+
+def _facts_brain(rows: list[dict[str, Any]]) -> tuple[Brain, list[dict[str, Any]]]:
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    if _loaded and _loaded[0][0] == text:
+        return _loaded[0][1], _loaded[0][2]
+    close_loaded()
+    brain = Brain.open(None)
+    with tempfile.TemporaryDirectory() as tmp:
+        facts = Path(tmp) / "facts.jsonl"
+        facts.write_text(text, encoding="utf-8")
+        brain.load([facts])
+    _loaded.append((text, brain, _stored_rows(brain)))
+    return brain, _loaded[0][2]
+
+
+def close_loaded() -> None:
+    """Close the knowledge base kept for big cases."""
+    while _loaded:
+        _loaded.pop()[1].close()
+
+
+def _run_big(rows: list[dict[str, Any]], rules: str) -> list[dict[str, Any]]:
+    try:
+        program = parse_program(rules, "case.dl")
+    except InputError as exc:
+        raise KgbrainRuleError(exc) from exc
+    brain, stored = _facts_brain(rows)
+    try:
+        closure = closure_stored(brain.store, program)
+    except InputError as exc:
+        raise KgbrainRuleError(exc) from exc
+    out = list(stored)
+    for rule, heads, _ in closure.fired:
+        for t in sorted(set(heads.tolist())):
+            s, p, o, polarity, value = closure.statement(t)
+            kind = "Concept" if o is not None else "Literal"
+            row = {"s": s, "p": p, "kind": kind, "o": o, "lexical": value, "datatype": None}
+            out.append(row | {"polarity": polarity, "source": DERIVED_SOURCE_PREFIX + rule.id})
+    return out
 
 
 def _tuples(rows: list[dict[str, Any]], names: _Names, *, polarity: bool) -> dict[str, set[tuple[Any, ...]]]:

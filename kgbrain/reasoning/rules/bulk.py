@@ -324,6 +324,21 @@ def evaluate_stored(store: GraphStore, program: Program) -> tuple[_Stored, Outco
     return stored, run.outcome()
 
 
+def closure_stored(store: GraphStore, program: Program) -> Closure:
+    """The program's closure over the stored active facts, in memory; nothing is written.
+
+    What `materialise_memory` would store, before it is expanded into fact and derivation rows:
+    `Closure.statement` names each tuple and `Closure.fired` says which rule derived which.
+
+    Raises:
+        InputError: the program cannot be stratified.
+        StoreError: the store failed.
+    """
+    run = _Run(store, program, read_stored(store))
+    run.evaluate()
+    return run.closure
+
+
 def materialise_memory(store: GraphStore, program: Program) -> Any:
     """Derive the program's consequences in memory and store what is new in one transaction.
 

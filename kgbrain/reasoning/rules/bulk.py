@@ -415,27 +415,30 @@ def write_derivations(
         store.run("rules_derivations_add", rows=rows)
     if not new:
         return
-    wanted = sorted(({fresh[i][1] for i in new} | {p for i in new for p in fresh[i][2]}) - refs)
+    import pyarrow.compute as pc
+
+    # Columns built once (premise tuples go to arrow as they are); USES rows come from the premise lists by
+    # arrow's flatten, in the order the per-row loop gave them (derivation order, then premise order).
+    rules, fact_ids, premises = (list(c) for c in zip(*(fresh[i] for i in new), strict=True))
+    wanted = sorted((set(fact_ids) | set(itertools.chain.from_iterable(premises))) - refs)
     if wanted:
         store.copy("FactRef", pa.table({"id": pa.array(wanted, pa.string())}))
     for start in range(0, len(new), _WRITE_CHUNK):
-        part = new[start : start + _WRITE_CHUNK]
+        end = start + _WRITE_CHUNK
         store.copy(
             "Derivation",
             pa.table(
                 {
-                    "id": pa.array(part, pa.string()),
-                    "rule": pa.array([fresh[i][0] for i in part], pa.string()),
-                    "fact_id": pa.array([fresh[i][1] for i in part], pa.string()),
-                    "premises": pa.array([list(fresh[i][2]) for i in part], pa.list_(pa.string())),
-                    "status": pa.array(["active"] * len(part), pa.string()),
+                    "id": pa.array(new[start:end], pa.string()),
+                    "rule": pa.array(rules[start:end], pa.string()),
+                    "fact_id": pa.array(fact_ids[start:end], pa.string()),
+                    "premises": pa.array(premises[start:end], pa.list_(pa.string())),
+                    "status": pa.array(["active"] * len(new[start:end]), pa.string()),
                 }
             ),
         )
-    store.append_rels(
-        "DERIVES",
-        pa.table({"from": pa.array(new, pa.string()), "to": pa.array([fresh[i][1] for i in new], pa.string())}),
-    )
-    uses_d = [i for i in new for _ in fresh[i][2]]
-    uses_f = [p for i in new for p in fresh[i][2]]
-    store.append_rels("USES", pa.table({"from": pa.array(uses_d, pa.string()), "to": pa.array(uses_f, pa.string())}))
+    ids = pa.array(new, pa.string())
+    store.append_rels("DERIVES", pa.table({"from": ids, "to": pa.array(fact_ids, pa.string())}))
+    lists = pa.array(premises, pa.list_(pa.string()))
+    uses = pa.table({"from": pc.take(ids, pc.list_parent_indices(lists)), "to": lists.flatten()})
+    store.append_rels("USES", uses)

@@ -222,6 +222,10 @@ class Reasoner(IntentAnswers):
         if self._stamp == fingerprint(self.store):
             with contextlib.suppress(OSError):
                 self._graph.save(self.index_dir, self._stamp)
+                reach = self._hierarchy._reach if self._hierarchy is not None else None
+                folder = self.index_dir / "reach"
+                if reach is not None and ReachIndex.open(folder, self._stamp) is None:
+                    reach.save(folder, self._stamp)  # labels kept across writes that left the hierarchy alone
             self.analogies.persist()
 
     # -- checks --------------------------------------------------------------------------------

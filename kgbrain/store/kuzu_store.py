@@ -420,8 +420,7 @@ class KuzuStore:
             if self._in_tx:
                 yield
                 return
-            if self._counting:
-                self._bump_write_counter(writing=True)
+            before = self._bump_write_counter(writing=True) if self._counting else None
             self._execute("BEGIN TRANSACTION", {}, what="BEGIN").close()
             self._in_tx = True
             if self._delta is not None:
@@ -431,7 +430,9 @@ class KuzuStore:
             except BaseException:
                 self._rollback()
                 if self._counting:
-                    self._bump_write_counter(writing=False)
+                    # The data is as it was, so the counter is too: the indexes a server or another process keyed
+                    # by it stay valid (a new value here left a stopped server's saved indexes all rebuilt).
+                    self._restore_write_counter(before)
                 raise
             else:
                 self._in_tx = False
@@ -446,7 +447,7 @@ class KuzuStore:
             finally:
                 self._in_tx = False
 
-    def _bump_write_counter(self, *, writing: bool) -> None:
+    def _bump_write_counter(self, *, writing: bool) -> str | None:
         # Bumped in statements of their own, before and after each write transaction, never inside one: Kùzu 0.11.3
         # can refuse ("Write-write conflict") or crash on updating a row again after a ROLLBACK that updated it,
         # and this row would be updated by every transaction. While a write is under way (or after a crash in
@@ -456,6 +457,14 @@ class KuzuStore:
         count = int(str(rows[0]["value"]).split(":")[0]) if rows else 0
         value = f"{count + 1}:{secrets.token_hex(6)}" + (":writing" if writing else "")
         list(self.iterate("meta_set", key=WRITE_COUNTER, value=value))
+        return str(rows[0]["value"]) if rows else None
+
+    def _restore_write_counter(self, value: str | None) -> None:
+        # After a rollback: the value from before the transaction, unless that was itself unfinished or missing.
+        if value is None or value.endswith(":writing"):
+            self._bump_write_counter(writing=False)
+        else:
+            list(self.iterate("meta_set", key=WRITE_COUNTER, value=value))
 
     def write_counter(self) -> str | None:
         """The write counter (`count:token`), changed by every write; None before the first one, or while a
@@ -464,7 +473,9 @@ class KuzuStore:
         Raises:
             StoreError: the store failed.
         """
-        rows = self.run("meta_get", key=WRITE_COUNTER)
+        # Past the read cache: a write that rolled back changes nothing a cached row shows, but it did mark the
+        # counter while it ran, and a reader must not keep a marked value.
+        rows = list(self.iterate("meta_get", key=WRITE_COUNTER))
         value = str(rows[0]["value"]) if rows else None
         return None if value is None or value.endswith(":writing") else value
 

@@ -420,6 +420,17 @@ class CognitiveLoop:
         self.working_memory: list[str] = []
         self._cycles = itertools.count(1)
 
+    def reset(self) -> None:
+        """Forget the goals, working memory and cycle count of earlier questions, as a new loop starts.
+
+        A server calls it before each question: the answer (and its trace) must not depend on what other clients
+        asked before, so a question gets what a fresh `kgbrain ask` process would give it.
+        """
+        self.goals = GoalManager()
+        self.planner = Planner(self.goals, self.config)
+        self.working_memory = []
+        self._cycles = itertools.count(1)
+
     def run(self, question: str, *, goal_type: GoalType | None = None, priority: float = 0.5) -> CognitiveResult:
         """Think about `question` once: goal, plan, rings, hypotheses, decision.
 

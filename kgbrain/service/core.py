@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -47,6 +46,7 @@ from kgbrain.models import (
     VerdictOut,
 )
 from kgbrain.service.paging import page
+from kgbrain.service.uploads import remove_orphans, request_folder
 from kgbrain.store.delta import FactDelta
 
 T = TypeVar("T")
@@ -71,6 +71,7 @@ class Service:
         self._reading = False
         self._committing = 0
         self._pending: list[LoadReport] = []
+        remove_orphans()  # what servers killed in the middle of a request left in the temporary directory
         opened = Brain.demo(read_only=read_only) if demo else Brain.open(path, read_only=read_only)
         self.writer: Brain | None = None if read_only else opened
         if self.writer is None:
@@ -210,7 +211,12 @@ class Service:
 
     async def ask(self, question: str, *, goal: str | None = None, priority: float = 0.5) -> AskOut:
         """`kgbrain ask --json`."""
-        return await self.read(lambda b: AskOut.from_output(b.think(question, goal_type=goal, priority=priority)))
+
+        def run(brain: Brain) -> AskOut:
+            brain.cognition.loop.reset()  # each question from the same state, whatever other clients asked before
+            return AskOut.from_output(brain.think(question, goal_type=goal, priority=priority))
+
+        return await self.read(run)
 
     async def verify(
         self, claims: list[dict[str, Any] | str], *, closed_world: bool = False, min_confidence: float = 0.0
@@ -239,8 +245,8 @@ class Service:
         def run(brain: Brain) -> CheckAnswerOut:
             if rules is None:
                 return CheckAnswerOut.from_report(brain.check_answer(draft, question=question))
-            with tempfile.TemporaryDirectory(prefix="kgbrain-rules-") as folder:
-                path = Path(folder) / "rules.toml"
+            with request_folder("rules") as folder:
+                path = folder / "rules.toml"
                 path.write_text(rules, encoding="utf-8")
                 return CheckAnswerOut.from_report(brain.check_answer(draft, question=question, rules=path))
 
@@ -299,8 +305,8 @@ class Service:
             raise InputError(f"field 'name': {name!r} must be a plain file name")
 
         def run(brain: Brain) -> LoadReportOut:
-            with tempfile.TemporaryDirectory(prefix="kgbrain-upload-") as folder:
-                path = Path(folder) / name
+            with request_folder("upload") as folder:
+                path = folder / name
                 path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
                 [report] = brain.load([path], source=source, trust=trust, fmt=fmt)
             return LoadReportOut.from_report(report).model_copy(update={"file": name})

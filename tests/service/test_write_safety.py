@@ -3,8 +3,13 @@ or none of it."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +17,7 @@ import httpx
 import pytest
 
 from kgbrain.api import Brain
+from kgbrain.service.uploads import remove_orphans
 from tests.service.conftest import Server, copy_kb, env_with
 
 
@@ -55,12 +61,28 @@ def test_reads_during_a_write_see_before_or_after_never_between(demo_db: Path, n
         server.stop()
 
 
-@pytest.mark.parametrize("delay", [0.3, 1.5])
-def test_kill_9_mid_write_keeps_all_or_none_of_it(demo_db: Path, no_block: Path, tmp_path: Path, delay: float) -> None:
+def _upload_begun(db: Path, tmp: Path) -> bool:
+    # The write's job has started: the facts are in the request's folder, on their way into one transaction.
+    return any(tmp.glob("kgbrain-upload-*/*"))
+
+
+def _log_written(db: Path, tmp: Path) -> bool:
+    # The transaction is under way: Kùzu is writing its log beside the database.
+    wal = db.with_name(db.name + ".wal")
+    return wal.exists() and wal.stat().st_size > 0
+
+
+@pytest.mark.parametrize("trigger", [_upload_begun, _log_written], ids=["upload-begun", "log-written"])
+def test_kill_9_mid_write_keeps_all_or_none_of_it(
+    demo_db: Path, no_block: Path, tmp_path: Path, trigger: Callable[[Path, Path], bool]
+) -> None:
     db = copy_kb(demo_db, tmp_path / "kb")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = env_with(no_block, TMPDIR=str(tmp))
     with Brain.open(db, read_only=True) as brain:
         before = brain.stats().facts
-    server = Server(db, env_with(no_block))
+    server = Server(db, env)
     rows = _rows(10_000, "killed")
 
     def write() -> None:
@@ -72,16 +94,45 @@ def test_kill_9_mid_write_keeps_all_or_none_of_it(demo_db: Path, no_block: Path,
 
     writer = threading.Thread(target=write)
     writer.start()
-    time.sleep(delay)
+    deadline = time.monotonic() + 120
+    while writer.is_alive() and not trigger(db, tmp) and time.monotonic() < deadline:
+        time.sleep(0.001)
     server.kill()
     writer.join()
+    left = list(tmp.glob("kgbrain-upload-*"))  # kill -9 runs no clean-up
     with Brain.open(db) as brain:  # read-write: Kùzu replays or drops the write-ahead log
         added = brain.stats().facts - before
         assert added in (0, len(rows))
         assert brain.stats().facts == before + added
-    # A new server on the same file starts and serves the same state.
-    again = Server(db, env_with(no_block))
+    # A new server on the same file starts, serves the same state and removes the folder the killed one left.
+    again = Server(db, env)
     try:
         assert again.client.get("/v1/stats").json()["facts"] == before + added
+        assert not list(tmp.glob("kgbrain-upload-*"))
     finally:
         again.stop()
+    if trigger is _upload_begun:
+        assert left  # killed mid-request: there was something to remove
+
+
+def test_request_folders_are_removed_after_use_and_after_their_server_is_gone(served: Server, tmp_path: Path) -> None:
+    # After use: a stored file, a load that fails and a check with a rules file leave nothing in the temporary folder.
+    client = served.client
+    good, bad = b'{"subject": "a1", "predicate": "is_a", "object": "b1"}\n', b'{"subject": "a1"}\n'
+    assert client.post("/v1/load", params={"name": "ok.jsonl"}, content=good).status_code == 201
+    assert client.post("/v1/load", params={"name": "bad.jsonl"}, content=bad).status_code == 400
+    draft = {"draft": "Neurons are cells.", "rules": '[[rule]]\nid = "r1"\nwhen = "x"\nrequire = "y"\n'}
+    assert client.post("/v1/check-answer", json=draft).status_code in (200, 400)
+    pid = str(served.process.pid)
+    assert not [p for p in Path(tempfile.gettempdir()).glob("kgbrain-*") if p.name.split("-")[2:3] == [pid]]
+    # After their process is gone (a kill -9 mid-request): the next server to start removes them, and only them.
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)
+    orphans = [tmp_path / f"kgbrain-upload-{dead}-x1", tmp_path / f"kgbrain-rules-{dead}-x2"]
+    kept = [tmp_path / f"kgbrain-upload-{os.getpid()}-x3", tmp_path / "kgbrain-upload-notapid", tmp_path / "other"]
+    for folder in (*orphans, *kept):
+        folder.mkdir()
+        (folder / "facts.jsonl").write_text("{}\n", encoding="utf-8")
+    assert sorted(remove_orphans(tmp_path)) == sorted(orphans)
+    assert all(f.exists() for f in kept)
+    assert not any(f.exists() for f in orphans)

@@ -18,7 +18,7 @@ from kgbrain.config import Config
 from kgbrain.knowledge import Fact, Status
 from kgbrain.language import content_words, local_name, stem, words
 from kgbrain.memory.evidence import EvidencePack
-from kgbrain.memory.persisted import code_key, data_key, load_or_build, save
+from kgbrain.memory.persisted import ShardedMap, code_key, data_key, save_sharded
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 
@@ -54,9 +54,36 @@ class Retrieval:
         return 1.0 - len(self.unknown_words) / len(self.content_words)
 
 
-@dataclass(slots=True)
 class _TermIndex:
-    by_stems: dict[tuple[str, ...], set[str]] = field(default_factory=dict)
+    """The stems of every name -> the concepts they name: built here, or read back shard by shard as lookups
+    need it (a question looks up a few phrases), plus what was added since."""
+
+    __slots__ = ("added", "saved")
+
+    def __init__(self, added: dict[tuple[str, ...], set[str]] | None = None, saved: ShardedMap | None = None) -> None:
+        self.added = added if added is not None else {}
+        self.saved = saved
+
+    def get(self, key: tuple[str, ...]) -> set[str] | None:
+        found = self.added.get(key)
+        base: set[str] | None = self.saved.get(key) if self.saved is not None else None
+        if found is None or not base:
+            return found if found is not None else base
+        return found | base
+
+    def add(self, key: tuple[str, ...], owners: set[str]) -> None:
+        self.added.setdefault(key, set()).update(owners)
+
+    def size(self) -> int:
+        return len(self.added) + (self.saved.size if self.saved is not None else 0)
+
+    def whole(self) -> dict[tuple[str, ...], set[str]]:
+        if self.saved is None:
+            return self.added
+        out: dict[tuple[str, ...], set[str]] = self.saved.whole()
+        for key, owners in self.added.items():
+            out[key] = out.get(key, set()) | owners
+        return out
 
 
 class Retriever:
@@ -83,10 +110,17 @@ class Retriever:
 
     def _terms(self) -> _TermIndex:
         if self._index is None:
-            # Persisted: stemming every term of a large base costs seconds in each new process.
+            # Persisted: stemming every term of a large base costs seconds in each new process, and reading all of
+            # them back a good part of a second, so a process reads only the shards its lookups need.
             key = self._key()
-            by_stems = load_or_build(self.index_dir, "terms", key, lambda: _stem_terms(self.store.iterate("terms_all")))
-            self._index = _TermIndex(by_stems)
+            saved = ShardedMap.open(self.index_dir, "terms", key) if self.index_dir and key else None
+            if saved is not None:
+                self._index = _TermIndex(saved=saved)
+            else:
+                by_stems = _stem_terms(self.store.iterate("terms_all"))
+                if self.index_dir is not None and key is not None:
+                    save_sharded(self.index_dir, "terms", key, by_stems)
+                self._index = _TermIndex(by_stems)
         return self._index
 
     def _key(self) -> str | None:
@@ -102,7 +136,7 @@ class Retriever:
         """
         key = self._key()
         if self._index is not None and self.index_dir is not None and key is not None:
-            save(self.index_dir, "terms", key, self._index.by_stems)
+            save_sharded(self.index_dir, "terms", key, self._index.whole())
 
     def invalidate(self, concepts: Iterable[str] | None = None) -> None:
         """Another writer changed the data: re-read the names of `concepts` (None: rebuild the term index).
@@ -115,23 +149,19 @@ class Retriever:
         self._around.clear()
         self._small = None
         ids = sorted(set(concepts)) if concepts is not None else []
-        if (
-            concepts is None
-            or self._index is None
-            or len(ids) > max(_INCREMENTAL_TERMS, len(self._index.by_stems) // 4)
-        ):
+        if concepts is None or self._index is None or len(ids) > max(_INCREMENTAL_TERMS, self._index.size() // 4):
             self._index = None  # rebuilt (or read back) on next use
             return
         found = _stem_terms(self.store.iterate("terms_of_concepts", ids=ids))
         for key, owners in found.items():
-            self._index.by_stems.setdefault(key, set()).update(owners)
+            self._index.add(key, owners)
 
     def link(self, text: str) -> tuple[dict[str, str], tuple[str, ...], tuple[str, ...]]:
         """Concepts named in `text` (longest phrases first), the content words left unnamed, and all of them."""
         tokens = words(text)
         content = content_words(text)
         content_set = set(content)
-        index = self._terms().by_stems
+        index = self._terms()
         stems_ = [stem(w) for w in tokens]
         used = [False] * len(tokens)
         linked: dict[str, str] = {}

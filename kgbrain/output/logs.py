@@ -11,7 +11,6 @@ and digests older than `retention_days` are deleted when the logger opens.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import shutil
@@ -84,6 +83,8 @@ class BrainLogger:
         while target.exists():
             target = self.dir / "archive" / f"{stem}_{day}_{n}.jsonl.gz"
             n += 1
+        import gzip  # only a rotation needs it
+
         with path.open("rb") as src, gzip.open(target, "wb") as dst:
             shutil.copyfileobj(src, dst)
         path.unlink()

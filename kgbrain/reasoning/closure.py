@@ -92,7 +92,7 @@ class Hierarchy:
     def warm(self) -> None:
         """Build the lazily built parts now (the walk lists and the per-node labels)."""
         self._lists()
-        self.reach.node_labels()
+        self.reach.node_labels(whole=True)
 
     def use_reach(self, index: ReachIndex) -> None:
         """Adopt labels built earlier for the same data (loaded from disk)."""

@@ -15,7 +15,7 @@ Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -60,7 +60,7 @@ class Deducer:
         self._graph = graph
         self._predicates = predicates
         self._hierarchy = hierarchy
-        self._exclusions: dict[str, list[Evidence]] | None = None
+        self._exclusions: _Exclusions | None = None
         self._excluded_ids: np.ndarray | None = None  # hierarchy node ids of the exclusions' concepts
         self._inactive_ids: np.ndarray | None = None  # hierarchy node ids of concepts with inactive facts
         self._pre: _Prefetch | None = None
@@ -227,17 +227,13 @@ class Deducer:
             return Outcome.REFUTED, conf, [*steps, *more], Mode.DEDUCTIVE
         return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
 
-    def exclusions(self) -> dict[str, list[Evidence]]:
+    def exclusions(self) -> Mapping[str, list[Evidence]]:
         """Active negative is_a and disjoint_with facts, by either end (cached until the next load)."""
+        return self._excluding()
+
+    def _excluding(self) -> _Exclusions:
         if self._exclusions is None:
-            found: dict[str, list[Evidence]] = {}
-            g = self._graph()
-            disjoint, isa = g.predicate_id("disjoint_with"), g.predicate_id("is_a")
-            rows = np.nonzero(((g.predicate == disjoint) & g.polarity) | ((g.predicate == isa) & ~g.polarity))[0]
-            for e in g.evidence(rows.tolist()):
-                found.setdefault(e.subject, []).append(e)
-                found.setdefault(e.object, []).append(e)
-            self._exclusions = found
+            self._exclusions = _Exclusions(self._graph())
         return self._exclusions
 
     def _mirror_only(self, h: Hierarchy, s: str, o: str) -> bool:
@@ -251,10 +247,10 @@ class Deducer:
             self._inactive_ids = _ids(h, g.inactive)
         return not h.ancestor_depths(s, self._inactive_ids)
 
-    def _may_refute_isa(self, h: Hierarchy, s: str, o: str, excluded: dict[str, list[Evidence]]) -> bool:
+    def _may_refute_isa(self, h: Hierarchy, s: str, o: str, excluded: Mapping[str, list[Evidence]]) -> bool:
         # Whether `_refute_isa` can find anything: an exclusion between s (or an ancestor) and o (or one).
         if self._excluded_ids is None:
-            self._excluded_ids = _ids(h, excluded)
+            self._excluded_ids = self._excluding().ids
         holders = ([s] if s in excluded else []) + list(h.ancestor_depths(s, self._excluded_ids))
         for a in holders:
             for e in excluded[a]:
@@ -585,6 +581,44 @@ def _incomparable_steps(evidence: list[Evidence], claim: Claim) -> list[Step]:
         )
         for e, reason in _incomparable(evidence, claim)
     ]
+
+
+class _Exclusions(Mapping[str, list[Evidence]]):
+    """Active negative is_a and disjoint_with facts by either end, made into Evidence concept by concept as they are
+    asked for: a 1M-fact base has tens of thousands, one question looks at a handful (listing them all cost each
+    CLI process about a second)."""
+
+    def __init__(self, g: FactGraph) -> None:
+        disjoint, isa = g.predicate_id("disjoint_with"), g.predicate_id("is_a")
+        rows = np.nonzero(((g.predicate == disjoint) & g.polarity) | ((g.predicate == isa) & ~g.polarity))[0]
+        rows = rows.astype(np.int64)
+        ends = np.concatenate((g.subject[rows], g.object[rows])).astype(np.int64)
+        # Per concept, its facts in mirror order, each at its subject before its object (a loop fact twice).
+        order = np.lexsort((np.concatenate((rows * 2, rows * 2 + 1)), ends))
+        self._graph = g
+        self._ends = ends[order]
+        self._rows = np.concatenate((rows, rows))[order]
+        fresh = np.ones(len(self._ends), dtype=bool)
+        fresh[1:] = self._ends[1:] != self._ends[:-1]
+        self.ids = self._ends[fresh]  # the node ids of every concept with an exclusion, sorted
+        self._made: dict[str, list[Evidence]] = {}
+
+    def __getitem__(self, name: str) -> list[Evidence]:
+        found = self._made.get(name)
+        if found is None:
+            node = self._graph.index.get(name)
+            lo, hi = (0, 0) if node is None else np.searchsorted(self._ends, [node, node + 1]).tolist()
+            if lo == hi:
+                raise KeyError(name)
+            found = self._made[name] = self._graph.evidence(self._rows[lo:hi].tolist())
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        names = self._graph.names
+        return (names[i] for i in self.ids.tolist())
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 def _ids(h: Hierarchy, names: Iterable[str]) -> np.ndarray:

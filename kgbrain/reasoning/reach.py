@@ -21,11 +21,21 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 LABELS = 2  # traversals; the second visits children in reverse order
 _FIELDS = ("comp", "down", "rank0", "low0", "rank1", "low1")
+
+
+Label = tuple[int, int, int, int, int, int]
+
+
+class Labels(Protocol):
+    """Per node id, its label tuple (a list, or `_NodeLabels`)."""
+
+    def __getitem__(self, node: int, /) -> Label: ...
 
 
 class ReachIndex:
@@ -38,6 +48,7 @@ class ReachIndex:
         self.rank = [arrays[f"rank{k}"] for k in range(LABELS)]
         self.low = [arrays[f"low{k}"] for k in range(LABELS)]
         self._nodes: list[tuple[int, int, int, int, int, int]] | None = None
+        self._some: _NodeLabels | None = None
 
     @classmethod
     def build(cls, offsets: np.ndarray, targets: np.ndarray) -> ReachIndex:
@@ -109,8 +120,16 @@ class ReachIndex:
             return self.down
         return (self.rank if name.startswith("rank") else self.low)[int(name[-1])]
 
-    def node_labels(self) -> list[tuple[int, int, int, int, int, int]]:
-        """Per node id: (component, down, rank0, low0, rank1, low1), for tests inside Python loops."""
+    def node_labels(self, *, whole: bool = False) -> Labels:
+        """Per node id: (component, down, rank0, low0, rank1, low1), for tests inside Python loops.
+
+        Unless `whole` (or built whole before), each node's tuple is made when first asked for: one question
+        tests a few hundred nodes, and the whole list of a 1M-fact base costs a CLI process about a second.
+        """
+        if self._nodes is None and not whole:
+            if self._some is None:
+                self._some = _NodeLabels(self)
+            return self._some
         if self._nodes is None:
             comp, down, r0, l0, r1, l1 = (np.asarray(self._array(name)) for name in _FIELDS)
             self._nodes = list(
@@ -283,3 +302,25 @@ def _post_order(
             rank[node], low[node], down[node] = counter, lo, dn
             counter += 1
     return rank, low, down
+
+
+class _NodeLabels:
+    """`ReachIndex.node_labels` made node by node, as they are asked for."""
+
+    __slots__ = ("_index", "_made")
+
+    def __init__(self, index: ReachIndex) -> None:
+        self._index = index
+        self._made: dict[int, tuple[int, int, int, int, int, int]] = {}
+
+    def __getitem__(self, node: int) -> tuple[int, int, int, int, int, int]:
+        found = self._made.get(node)
+        if found is None:
+            r = self._index
+            c = int(r.comp[node])
+            found = (c, int(r.down[c]), int(r.rank[0][c]), int(r.low[0][c]), int(r.rank[1][c]), int(r.low[1][c]))
+            self._made[node] = found
+        return found
+
+    def __len__(self) -> int:
+        return len(self._index.comp)

@@ -58,7 +58,7 @@ class Embedder:
         """Hash every concept and predicate name once."""
         self.graph = graph
         self.hierarchy = hierarchy
-        self.hnames = name_hashes(graph.names)
+        self.hnames = _NameHashes(graph.names)
         self.hpreds = name_hashes(graph.pred_names)
         self.skip = np.asarray([graph.predicate_id(p) for p in SKIP], dtype=np.int16)
         self.down = np.asarray([graph.predicate_id(p) for p in HIERARCHY], dtype=np.int16)
@@ -111,10 +111,47 @@ class Embedder:
         i = self.graph.index.get(concept)
         if i is None:
             return None
-        positions = np.union1d(self.graph.out_positions(concept), self.graph.in_positions(concept))
+        positions = _union(self.graph.out_positions(concept), self.graph.in_positions(concept))
         rows, slots, values = self.contributions(positions)
         vec = np.zeros(DIM, dtype=np.float32)
         mine = rows == i
         np.add.at(vec, slots[mine], values[mine])
         norm = float(np.linalg.norm(vec))
         return vec / norm if norm else None
+
+
+def _union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.union1d without np.unique, which imports numpy.ma on first use (40-90 ms of a CLI question)."""
+    both = np.concatenate((a, b))
+    both.sort()
+    if len(both) < 2:
+        return both
+    return both[np.concatenate(([True], both[1:] != both[:-1]))]
+
+
+class _NameHashes:
+    """`name_hashes(names)`, each hashed when first indexed: one concept's vector needs its neighbours' hashes,
+    not the 200k names of a 1M-fact base (half a second of every CLI question that asks for an analogy)."""
+
+    __slots__ = ("_done", "_names", "_values", "_whole")
+
+    def __init__(self, names: list[str]) -> None:
+        self._names = names
+        self._values = np.zeros(len(names), dtype=np.uint64)
+        self._done = np.zeros(len(names), dtype=bool)
+        self._whole = False
+
+    def __getitem__(self, at: np.ndarray) -> np.ndarray:
+        if not self._whole:
+            wanted = np.asarray(at).ravel()
+            missing = wanted[~self._done[wanted]]
+            if len(missing) > len(self._names) // 8:
+                self._values = name_hashes(self._names)
+                self._whole = True
+            elif len(missing):
+                names = self._names
+                for i in set(missing.tolist()):
+                    self._values[i] = zlib.crc32(names[i].encode("utf-8"))
+                self._done[missing] = True
+        found: np.ndarray = self._values[at]
+        return found

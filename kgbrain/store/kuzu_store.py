@@ -36,12 +36,10 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-import kuzu
-from kuzu.prepared_statement import PreparedStatement
-
 from kgbrain.errors import InputError, QueryError, SchemaVersionError, StoreError
 from kgbrain.store import schema
 from kgbrain.store.delta import FactDelta
+from kgbrain.store.kuzu_import import PreparedStatement, kuzu
 from kgbrain.store.lock import FileLock
 from kgbrain.store.queries import load_query, load_template
 

@@ -55,7 +55,7 @@ def test_a_cli_process_reuses_what_a_stopped_server_saved(demo_db: Path, no_bloc
         server.stop()
     assert _counter(db) == served == written != before
     saved = _saved(db)
-    wanted = ("graph.npz", "meta.json", "index.bin", "terms.marshal", "link_terms.marshal", "reach/fingerprint.json")
+    wanted = ("graph.npz", "meta.json", "index.bin", "terms.shards", "link_terms.marshal", "reach/fingerprint.json")
     for name in wanted:
         assert name in saved, sorted(saved)
     stamp = {"writes": int(served.split(":")[0]), "token": int(served.split(":")[1], 16)}

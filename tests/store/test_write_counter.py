@@ -10,7 +10,7 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.errors import DatabaseLocked, InputError
-from kgbrain.memory.persisted import load_or_build
+from kgbrain.memory.persisted import ShardedMap, load_or_build, save_sharded
 from kgbrain.reasoning.graph import fingerprint
 from kgbrain.store.kuzu_store import KuzuStore
 from kgbrain.store.lock import FileLock
@@ -84,6 +84,25 @@ def test_persisted_values_are_reused_only_for_the_same_key(tmp_path: Path) -> No
     assert len(builds) == 3
 
 
+def test_a_sharded_map_reads_back_what_was_saved_only_for_the_same_key(tmp_path: Path) -> None:
+    value = {(f"w{i}", "x"): {f"c{i}", f"d{i % 7}"} for i in range(5_000)}  # many shards
+    save_sharded(tmp_path, "terms", "k1", value)
+    found = ShardedMap.open(tmp_path, "terms", "k1")
+    assert found is not None
+    assert found.size == len(value)
+    assert found.get(("w42", "x")) == {"c42", "d0"}
+    assert found.get(("w42",)) is None
+    assert found.whole() == value
+    assert ShardedMap.open(tmp_path, "terms", "k2") is None  # other data: rebuilt, not reused
+    save_sharded(tmp_path, "small", "k1", {("a",): {"b"}})  # one shard
+    small = ShardedMap.open(tmp_path, "small", "k1")
+    assert small is not None
+    assert small.whole() == {("a",): {"b"}}
+    data = (tmp_path / "terms.shards").read_bytes()
+    (tmp_path / "terms.shards").write_bytes(data[: len(data) // 2])  # torn: not used
+    assert ShardedMap.open(tmp_path, "terms", "k1") is None
+
+
 def test_the_term_index_is_persisted_beside_the_database(tmp_path: Path) -> None:
     db = tmp_path / "kb.kuzu"
     rows = [
@@ -94,7 +113,7 @@ def test_the_term_index_is_persisted_beside_the_database(tmp_path: Path) -> None
         brain.load([write_jsonl(tmp_path / "a.jsonl", rows)])
     with Brain.open(db, read_only=True) as brain:
         assert "zork" in brain.ask("Что такое зорк?").concepts
-    assert (tmp_path / "kb.kuzu.reasoning" / "terms.marshal").is_file()
+    assert (tmp_path / "kb.kuzu.reasoning" / "terms.shards").is_file()
     with Brain.open(db, read_only=True) as brain:
         retriever = brain.cognition.retriever
         real = brain.store.iterate

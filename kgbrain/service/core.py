@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,6 +52,7 @@ from kgbrain.store.delta import FactDelta
 
 T = TypeVar("T")
 
+ANSWER_CACHE_ENTRIES = 10_000
 VERIFY_CHUNK = 64  # claims per streamed chunk: a verdict line reaches the client soon after it is decided
 
 
@@ -71,6 +73,9 @@ class Service:
         self._reading = False
         self._committing = 0
         self._pending: list[LoadReport] = []
+        # Answers by (question, goal, priority) until the next commit: a question starts from the same state each
+        # time and reads the same data, so it gets the same answer; only its latency is its own.
+        self._answers: dict[tuple[str, str | None, float], AskOut] = {}
         remove_orphans()  # what servers killed in the middle of a request left in the temporary directory
         opened = Brain.demo(read_only=read_only) if demo else Brain.open(path, read_only=read_only)
         self.writer: Brain | None = None if read_only else opened
@@ -151,6 +156,7 @@ class Service:
         # Runs in the writer thread right after COMMIT, with readers held off by the commit guard.
         reports: list[LoadReport | None] = [*self._pending] or [None]
         self._pending.clear()
+        self._answers = {}
         forget = getattr(self.reader.store, "forget_reads", None)
         if forget is not None:
             forget()
@@ -212,9 +218,20 @@ class Service:
     async def ask(self, question: str, *, goal: str | None = None, priority: float = 0.5) -> AskOut:
         """`kgbrain ask --json`."""
 
+        key = (question, goal, priority)
+
         def run(brain: Brain) -> AskOut:
+            started = time.perf_counter()
+            answers = self._answers  # (replaced, not cleared, at a commit: no read runs then)
+            found = answers.get(key)
+            if found is not None:
+                return found.model_copy(update={"latency_ms": round((time.perf_counter() - started) * 1000, 2)})
             brain.cognition.loop.reset()  # each question from the same state, whatever other clients asked before
-            return AskOut.from_output(brain.think(question, goal_type=goal, priority=priority))
+            out = AskOut.from_output(brain.think(question, goal_type=goal, priority=priority))
+            if len(answers) >= ANSWER_CACHE_ENTRIES:
+                answers.clear()
+            answers[key] = out
+            return out
 
         return await self.read(run)
 

@@ -132,6 +132,9 @@ def test_check_answer_takes_rules_as_text(served: Server) -> None:
 
 def test_writes_are_all_or_nothing_and_seen_by_the_next_read(served: Server) -> None:
     before = served.client.get("/v1/stats").json()["facts"]
+    # Asked before the write: the server keeps this answer only until the next commit.
+    unknown = served.client.post("/v1/ask", json={"question": "Есть ли у зорка ДНК?"}).json()
+    assert "zork" not in unknown["concepts"]
     bad = {"facts": [{"subject": "zork", "predicate": "is_a", "object": "neuron"}, {"subject": "zork"}]}
     r = served.client.post("/v1/facts", json=bad)
     assert r.status_code == 400

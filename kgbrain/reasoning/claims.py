@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from kgbrain.language import detect_language
+from kgbrain.lazy_re import LazyPattern
 
 # Pieces of patterns never end in whitespace: `_t` puts `\s+` around them.
 _DASH_ETO = r"(?:\u2014|\u2013|-{1,2})(?:\s+это)?"  # em dash, en dash, hyphens
@@ -43,12 +44,12 @@ class ClaimTriple:
     template: str  # which template matched, for explanations and tests
 
 
-def _t(pattern: str) -> re.Pattern[str]:
-    return re.compile(r"^\s*(?P<s>.+?)\s+" + pattern + r"\s+(?P<o>.+?)\s*$", re.IGNORECASE | re.DOTALL)
+def _t(pattern: str) -> LazyPattern:
+    return LazyPattern(r"^\s*(?P<s>.+?)\s+" + pattern + r"\s+(?P<o>.+?)\s*$", re.IGNORECASE | re.DOTALL)
 
 
 # (template id, predicate, pattern); "s" and "o" are the subject and object, "neg" a negation.
-_RU: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+_RU: tuple[tuple[str, str, LazyPattern], ...] = (
     ("ru.part-of", "part_of", _t(_RU_NOT + r"(?:является|являются)\s+частью")),
     ("ru.part-of-dash", "part_of", _t(_DASH_ETO + _RU_NOT_AFTER + r"\s+часть")),
     ("ru.part-of-member", "part_of", _t(_RU_NOT + r"(?:входит|входят)\s+в(?:\s+состав)?")),
@@ -90,7 +91,7 @@ _RU_HAS_U = re.compile(
     re.IGNORECASE,
 )
 
-_EN: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+_EN: tuple[tuple[str, str, LazyPattern], ...] = (
     ("en.part-of", "part_of", _t(_EN_BE + r"\s+(?:a\s+)?part\s+of")),
     ("en.instance-of", "instance_of", _t(_EN_BE + r"\s+an?\s+instance\s+of")),
     ("en.has", "has_property", _t(_EN_DO_NOT + r"(?:has|have|contains?|possess(?:es)?)")),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from kgbrain.language import detect_language
+from kgbrain.lazy_re import LazyPattern
 from kgbrain.reasoning.claims import ATTRIBUTE_PHRASE, VALUE_TEXT, parse_claim_sentence
 
 
@@ -191,7 +192,7 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.WH, rf"^(?:who|what)\s+(?P<v>\S+)\s+{_A}(?P<o>.+)$"),
     (Intent.WHY, r"^why\s+(?P<s>.+)$"),
 )
-_COMPILED = tuple((intent, re.compile(p, re.IGNORECASE)) for intent, p in _PATTERNS)
+_COMPILED = tuple((intent, LazyPattern(p, re.IGNORECASE)) for intent, p in _PATTERNS)
 _TRAILING = re.compile(r"[\s?!.,;:]+$")
 
 

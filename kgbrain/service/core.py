@@ -219,9 +219,15 @@ class Service:
         """`kgbrain ask --json`."""
 
         key = (question, goal, priority)
+        started = time.perf_counter()
+        found = self._answers.get(key)
+        if found is not None:
+            # Answered since the last commit: served here, without queueing behind other questions for the reader. A
+            # commit replaces the dict only after COMMIT, and a write is acknowledged only after that, so a client
+            # that saw a write's response never gets an answer from before it.
+            return found.model_copy(update={"latency_ms": round((time.perf_counter() - started) * 1000, 2)})
 
         def run(brain: Brain) -> AskOut:
-            started = time.perf_counter()
             answers = self._answers  # (replaced, not cleared, at a commit: no read runs then)
             found = answers.get(key)
             if found is not None:

@@ -123,8 +123,8 @@ def parse_claim_sentence(text: str, lang: str | None = None) -> ClaimTriple | No
         m = _RU_HAS_U.match(sentence)
         if m:
             return _triple(m["s"], "has_property", m["o"], m["neg"] is None, lang, "ru.u-est")
-    for template, predicate, pattern in _RU if lang == "ru" else _EN:
-        m = pattern.match(sentence)
+    for template, predicate, grammar in _RU if lang == "ru" else _EN:
+        m = grammar.match(sentence)
         if m is None:
             continue
         groups = m.groupdict()

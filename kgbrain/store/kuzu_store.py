@@ -44,6 +44,22 @@ from kgbrain.store.lock import FileLock
 from kgbrain.store.queries import load_query, load_template
 
 _template = load_template
+
+
+def _table_statement(template: str, table: str) -> tuple[str, str]:
+    """queries/templates/<template>.cypher for one relationship table (`@TABLE@`, `@FROM@`, `@TO@` filled from
+    the schema), and the name errors give it.
+
+    Raises:
+        QueryError: unknown template or table.
+    """
+    if table not in schema.REL_TABLES:
+        raise QueryError(f"{template}: unknown relationship table {table!r}")
+    source, target, _ = schema.REL_TABLES[table]
+    text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
+    return text, f"query {template!r} on {table}"
+
+
 _GENERATED_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 Row = dict[str, Any]
@@ -329,11 +345,7 @@ class KuzuStore:
             QueryError: unknown template or table.
             StoreError: Kùzu rejected or failed the query.
         """
-        if table not in schema.REL_TABLES:
-            raise QueryError(f"{template}: unknown relationship table {table!r}")
-        source, target, _ = schema.REL_TABLES[table]
-        text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
-        what = f"query {template!r} on {table}"
+        text, what = _table_statement(template, table)
         if self._delta is not None and _WRITES.search(text):
             self._pending_delta.unknown = True
         yield from _rows(self._execute(text, params, what=what), what)
@@ -346,11 +358,7 @@ class KuzuStore:
             QueryError: unknown template or table.
             StoreError: Kùzu rejected or failed the query.
         """
-        if table not in schema.REL_TABLES:
-            raise QueryError(f"{template}: unknown relationship table {table!r}")
-        source, target, _ = schema.REL_TABLES[table]
-        text = _template(template).replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
-        what = f"query {template!r} on {table}"
+        text, what = _table_statement(template, table)
         if _WRITES.search(text):
             raise QueryError(f"{what}: arrow_table is for reads")
         result = self._execute(text, params, what=what)

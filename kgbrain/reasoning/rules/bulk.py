@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from kgbrain.knowledge import Authority, Fact, Literal, Status
-from kgbrain.reasoning.rules.memory import MEMBERSHIP, Closure, FactRow
+from kgbrain.reasoning.rules.memory import MEMBERSHIP, Closure, FactRow, is_number
 from kgbrain.reasoning.rules.program_cache import program_strata
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX, Atom, Const, Program, Rule, RuleKind
 from kgbrain.store.protocol import GraphStore
@@ -95,20 +95,12 @@ def read_stored(store: GraphStore) -> _Stored:
             continue
         lit = Literal(row["lexical"], row["datatype"] or "string", row["unit"], row["value_lang"])
         value: str | int | float | bool = lit.lexical
-        if row["number"] is not None and _is_number(lit.lexical):
+        if row["number"] is not None and is_number(lit.lexical):
             value = row["number"]
         target = f"{lit.lexical}^^{lit.datatype}@{lit.unit or ''}"
         out.active.append(FactRow(fid, row["subject"], row["predicate"], None, polarity, value, target))
         out.literals.setdefault(literal_key(value), lit)
     return out
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 @dataclass(slots=True)

@@ -91,12 +91,13 @@ class FactRow:
         target = row.get("target")
         if target is None and row.get("datatype") is not None:
             target = literal_target(str(value), row["datatype"], row.get("unit"))
-        if number is not None and isinstance(value, str) and _is_number(value):
+        if number is not None and isinstance(value, str) and is_number(value):
             value = number
         return cls(row["fact_id"], row["subject"], row["predicate"], None, bool(row["polarity"]), value, target)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether a literal's text reads as a number (its rule comparisons are then numeric)."""
     try:
         float(text)
     except ValueError:

@@ -146,30 +146,23 @@ class FactColumns(Sequence[Fact]):
 
     def take(self, indices: list[int] | pa.Array) -> FactColumns:
         """A new FactColumns with the rows at `indices`, in that order (Arrow columns stay Arrow)."""
+        out = FactColumns.of({name: getattr(self, name) for name in COLUMNS})
+        out.keep(indices)
+        return out
+
+    def keep(self, indices: list[int] | pa.Array) -> None:
+        """Keep only the rows at `indices` (in that order), replacing one column at a time."""
         import pyarrow as pa
 
-        out = FactColumns()
         positions = indices if isinstance(indices, pa.Array) else pa.array(indices, pa.int64())
         rows = indices if isinstance(indices, list) else None
         for name in COLUMNS:
             column = getattr(self, name)
             if isinstance(column, list):
                 rows = positions.to_pylist() if rows is None else rows
-                setattr(out, name, [column[i] for i in rows])
-            else:
-                setattr(out, name, column.take(positions))
-        return out
-
-    def keep(self, indices: pa.Array) -> None:
-        """Keep only the rows at `indices` (in that order), replacing one column at a time."""
-        rows: list[int] | None = None
-        for name in COLUMNS:
-            column = getattr(self, name)
-            if isinstance(column, list):
-                rows = indices.to_pylist() if rows is None else rows
                 setattr(self, name, [column[i] for i in rows])
             else:
-                setattr(self, name, column.take(indices))
+                setattr(self, name, column.take(positions))
             del column
 
     @staticmethod

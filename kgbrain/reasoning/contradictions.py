@@ -371,27 +371,12 @@ def _stored_facts_by_key(
     rows = rows.filter(pc.invert(pc.is_in(rows.column("fact_id"), value_set=columns.arrow("fact_id"))))
     literal = pc.equal(rows.column("object_table"), "Value")
     null = pa.scalar(None, pa.string())
-    return FactColumns.of(
-        {
-            "subject": rows.column("subject").combine_chunks(),
-            "predicate": rows.column("predicate").combine_chunks(),
-            "object": pc.if_else(literal, null, rows.column("object")).combine_chunks(),
-            "lexical": rows.column("lexical").combine_chunks(),
-            "datatype": rows.column("datatype").combine_chunks(),
-            "unit": rows.column("unit").combine_chunks(),
-            "value_lang": rows.column("value_lang").combine_chunks(),
-            "polarity": rows.column("polarity").combine_chunks(),
-            "confidence": rows.column("confidence").combine_chunks(),
-            "source": pc.fill_null(rows.column("source"), "").combine_chunks(),
-            "trust": pc.fill_null(rows.column("trust"), 0.5).combine_chunks(),
-            "authority": rows.column("authority").combine_chunks(),
-            "observed_at": rows.column("observed_at").combine_chunks(),
-            "loaded_at": rows.column("loaded_at").combine_chunks(),
-            "status": rows.column("status").combine_chunks(),
-            "lang": rows.column("lang").combine_chunks(),
-            "fact_id": rows.column("fact_id").combine_chunks(),
-        }
-    )
+    filled = {
+        "object": pc.if_else(literal, null, rows.column("object")),
+        "source": pc.fill_null(rows.column("source"), ""),
+        "trust": pc.fill_null(rows.column("trust"), 0.5),
+    }
+    return FactColumns.of({name: filled.get(name, rows.column(name)).combine_chunks() for name in COLUMNS})
 
 
 _ROW_TYPES = {

@@ -46,6 +46,7 @@ from kgbrain.models import (
     StatsOut,
     VerdictOut,
 )
+from kgbrain.reasoning.resources import ResourceState
 from kgbrain.service.paging import page
 from kgbrain.service.uploads import remove_orphans, request_folder
 from kgbrain.store.delta import FactDelta
@@ -233,10 +234,12 @@ class Service:
             if found is not None:
                 return found.model_copy(update={"latency_ms": round((time.perf_counter() - started) * 1000, 2)})
             brain.cognition.loop.reset()  # each question from the same state, whatever other clients asked before
-            out = AskOut.from_output(brain.think(question, goal_type=goal, priority=priority))
-            if len(answers) >= ANSWER_CACHE_ENTRIES:
-                answers.clear()
-            answers[key] = out
+            output = brain.think(question, goal_type=goal, priority=priority)
+            out = AskOut.from_output(output)
+            if _unconstrained(output.result.resources):
+                if len(answers) >= ANSWER_CACHE_ENTRIES:
+                    answers.clear()
+                answers[key] = out
             return out
 
         return await self.read(run)
@@ -369,6 +372,12 @@ class Service:
     async def resolve(self, conflict_id: str, *, keep: str, by: str) -> ConflictOut:
         """`kgbrain resolve`: keep one fact of a conflict, dispute its rivals."""
         return await self.write(lambda b: ConflictOut.from_record(b.resolve_conflict(conflict_id, keep=keep, by=by)))
+
+
+def _unconstrained(resources: ResourceState) -> bool:
+    # An answer the resource monitor cut short (Ring 2 or an expensive action blocked) is this moment's, not the
+    # question's: kept, it would be served to every later client until the next commit, even on an idle machine.
+    return resources.ring2_allowed and not resources.soft_blocked
 
 
 def verify_chunks(claims: list[dict[str, Any] | str]) -> Iterator[list[dict[str, Any]]]:

@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # verification is imported where it is used: most commands ne
 
     from kgbrain.ingest.claims import ClaimLine, ClaimRow
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
-    from kgbrain.reasoning.verify import Verdict
+    from kgbrain.reasoning.verify import ConflictNote, Verdict
 
 if TYPE_CHECKING:  # queries with variables load the rule executor on first use
     from kgbrain.reasoning.rules.query import QueryEngine, QueryResult
@@ -678,6 +678,17 @@ class Brain:
         kind = _enum(ConflictType, type, "conflict type")
         state = _enum(truth.ConflictStatus, status, "conflict status")
         return truth.list_conflicts(self.store, type=kind, status=state, fact_ids=facts)
+
+    def conflict_notes(self) -> list[ConflictNote]:
+        """Every recorded conflict as a verdict reports it (id, type, status, resolution, facts, kept), newest
+        first: what `conflicts()` lists, without the facts themselves.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        from kgbrain.reasoning.verify import stored_conflict_notes
+
+        return stored_conflict_notes(self.store)
 
     def resolve_conflict(self, conflict_id: str, *, keep: str, by: str) -> truth.ConflictRecord:
         """Record a person's decision on a conflict: keep one fact, dispute its rivals, raise the person's trust.

@@ -28,6 +28,7 @@ from kgbrain.errors import InputError, UnknownConcept
 from kgbrain.ingest.claims import Claim, ClaimError, ClaimLine, ClaimRow, claim_from_line
 from kgbrain.reasoning.claims import parse_claim_sentence
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step
+from kgbrain.store.protocol import GraphStore
 
 # RULE cwa.not-provable: under the closed-world assumption what the knowledge base cannot prove is false.
 CLOSED_WORLD_RULE = "cwa.not-provable"
@@ -115,8 +116,8 @@ class Checker(Protocol):
         """Check one statement."""
         ...
 
-    def conflicts(self) -> Sequence[ConflictRecordLike]:
-        """Every stored conflict record."""
+    def conflict_notes(self) -> Sequence[ConflictNote]:
+        """Every stored conflict record, as a verdict reports it (see `stored_conflict_notes`)."""
         ...
 
     def close(self) -> None:
@@ -133,29 +134,6 @@ class SharingChecker(Checker, Protocol):
 
     def adopt(self, other: Any) -> None:
         """Use `other`'s views (same data) instead of building its own."""
-        ...
-
-
-class ConflictRecordLike(Protocol):
-    """The fields of a stored conflict record a verdict reports (truth.ConflictRecord has them)."""
-
-    id: str
-    fact_ids: list[str]
-    kept_fact: str | None
-
-    @property
-    def type(self) -> Enum:
-        """The conflict type."""
-        ...
-
-    @property
-    def status(self) -> Enum:
-        """open or resolved."""
-        ...
-
-    @property
-    def strategy(self) -> Enum:
-        """The resolution strategy."""
         ...
 
 
@@ -210,6 +188,21 @@ def unknown_concept_verdict(claim: Claim, statement: Statement, exc: UnknownConc
     return verdict_from_check(claim, check, options)
 
 
+def stored_conflict_notes(store: GraphStore) -> list[ConflictNote]:
+    """Every stored conflict record with the fields a verdict reports, newest first.
+
+    The same rows `truth.list_conflicts` reads (queries/conflict_list.cypher), without the facts it attaches
+    and without importing the truth-maintenance modules (and pyarrow with them) into a verification process.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    return [
+        ConflictNote(r["id"], r["type"], r["status"], r["strategy"], tuple(r["fact_ids"]), r["kept_fact"])
+        for r in store.run("conflict_list", type="", status="")
+    ]
+
+
 class Verifier:
     """Verifies claims in batches against one checker (a Brain), in order."""
 
@@ -260,11 +253,8 @@ class Verifier:
         # read beats a lookup per batch even with many thousands of conflicts.
         if self._by_fact is None:
             self._by_fact = {}
-            for r in self.checker.conflicts():
-                note = ConflictNote(
-                    r.id, r.type.value, r.status.value, r.strategy.value, tuple(r.fact_ids), r.kept_fact
-                )
-                for f in r.fact_ids:
+            for note in self.checker.conflict_notes():
+                for f in note.facts:
                     self._by_fact.setdefault(f, []).append(note)
         return self._by_fact
 

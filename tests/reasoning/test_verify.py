@@ -15,7 +15,7 @@ from kgbrain.ingest.claims import Claim, ClaimError
 from kgbrain.reasoning.trace import Check
 from kgbrain.reasoning.verify import (
     CLOSED_WORLD_RULE,
-    ConflictRecordLike,
+    ConflictNote,
     Statement,
     VerdictKind,
     Verifier,
@@ -212,8 +212,8 @@ class _RefusesOneClaim:
     def check(self, subject: str, predicate: str, object: str, polarity: bool = True) -> Check:
         return self.check_many([(subject, predicate, object, polarity)])[0]
 
-    def conflicts(self) -> Sequence[ConflictRecordLike]:
-        return self.brain.conflicts()
+    def conflict_notes(self) -> Sequence[ConflictNote]:
+        return self.brain.conflict_notes()
 
     def close(self) -> None:
         self.brain.close()
@@ -256,3 +256,13 @@ def test_workers_parse_and_encode_their_own_lines_byte_for_byte(penguins_db: Pat
     assert resumed.read_bytes() == one.read_bytes()
     assert (again.resumed, again.checked) == (9, 35)
     assert b'"verdict": "ERROR"' in one.read_bytes()
+
+
+def test_conflict_notes_are_the_conflict_records_a_verdict_reports(penguins: Brain) -> None:
+    # Verification reads the records without the truth-maintenance modules; the fields must be theirs.
+    records = penguins.conflicts()
+    assert records
+    assert penguins.conflict_notes() == [
+        ConflictNote(r.id, r.type.value, r.status.value, r.strategy.value, tuple(r.fact_ids), r.kept_fact)
+        for r in records
+    ]

@@ -7,11 +7,20 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kgbrain.errors import InputError
 from kgbrain.ingest.claims import Claim, ClaimError
 from kgbrain.models import VerdictOut
-from kgbrain.output.verdicts import VerdictWriter, read_finished, run_verification, skip_finished, verdict_row
+from kgbrain.output.verdicts import (
+    VerdictWriter,
+    read_finished,
+    run_verification,
+    skip_finished,
+    verdict_line,
+    verdict_row,
+)
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.verify import (
     CLOSED_WORLD_RULE,
@@ -194,3 +203,46 @@ def test_a_resume_must_use_the_options_of_the_interrupted_run(tmp_path: Path) ->
         run_verification([verdicts(1, start=2)], w, total=3)
     assert not journal.exists()
     assert out.read_text(encoding="utf-8").count("\n") == 3
+
+
+_texts = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
+_numbers = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-3, 3), st.booleans())
+_steps = st.builds(
+    Step,
+    rule=_texts,
+    conclusion=_texts,
+    facts=st.lists(_texts, max_size=3).map(tuple),
+    sources=st.lists(_texts, max_size=3).map(tuple),
+    confidence=_numbers,
+    note=_texts,
+)
+_notes = st.builds(
+    ConflictNote,
+    id=_texts,
+    type=_texts,
+    status=_texts,
+    resolution=_texts,
+    facts=st.lists(_texts, max_size=3).map(tuple),
+    kept=st.none() | _texts,
+)
+_verdicts = st.builds(
+    Verdict,
+    id=_texts,
+    verdict=st.sampled_from(VerdictKind),
+    confidence=_numbers,
+    reasoning_type=st.none() | _texts,
+    proof=st.lists(_steps, max_size=3).map(tuple),
+    conflicts=st.lists(_notes, max_size=2).map(tuple),
+    explanation=_texts,
+    error=st.none() | _texts,
+    subject=st.none() | _texts,
+    predicate=st.none() | _texts,
+    object=st.none() | _texts,
+    polarity=st.booleans(),
+)
+
+
+@given(_verdicts)
+def test_a_verdict_line_is_the_json_of_its_contract_row(v: Verdict) -> None:
+    # verdict_line writes the row field by field for speed; it must be exactly what json.dumps makes of the row.
+    assert verdict_line(v) == json.dumps(verdict_row(v), ensure_ascii=False) + "\n"

@@ -218,7 +218,9 @@ def inflect_phrase(phrase: str, case: str) -> str:
         if adj is None:
             continue
         wanted = {case, number} if number == "plur" else {case, number, head.tag.gender or "masc"}
-        if case == "accs" and head.tag.animacy:
+        # Animacy picks the accusative of masculine and plural adjectives only (a feminine one has a single form,
+        # and asking for it with animacy finds none: «клеточная мембрана» stayed «клеточная мембрану»).
+        if case == "accs" and head.tag.animacy and (number == "plur" or head.tag.gender == "masc"):
             wanted.add(head.tag.animacy)
         agreed = adj.inflect(wanted)
         if agreed is not None:

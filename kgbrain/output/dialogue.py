@@ -39,6 +39,15 @@ PREDICATE_WORDS: dict[str, dict[str, str]] = {
         "connected_via": "соединён через",
         "important_for": "важен для",
         "depends_on": "зависит от",
+        "conducts": "проводит",
+        "contains": "содержит",
+        "located_in": "находится в",
+        "involved_in": "участвует в",
+        "uses": "использует",
+        "stores": "хранит",
+        "surrounds": "окружает",
+        "protects_against": "защищает от",
+        "precedes": "предшествует",
     },
     "en": {
         "is_a": "is a",
@@ -50,6 +59,9 @@ PREDICATE_WORDS: dict[str, dict[str, str]] = {
         "connected_via": "is connected via",
         "important_for": "is important for",
         "depends_on": "depends on",
+        "located_in": "is located in",
+        "involved_in": "is involved in",
+        "protects_against": "protects against",
         "disjoint_with": "is disjoint with",
         "similar_to": "is similar to",
         "equivalent_to": "is equivalent to",
@@ -80,6 +92,15 @@ _RU_GOVERNS: dict[str, str] = {
     "similar_to": "accs",
     "supports": "accs",
     "interacts_with": "ablt",
+    "conducts": "accs",
+    "contains": "accs",
+    "located_in": "loct",
+    "involved_in": "loct",
+    "uses": "accs",
+    "stores": "accs",
+    "surrounds": "accs",
+    "protects_against": "gent",
+    "precedes": "datv",
 }
 _RU_AGREES = frozenset({"связан", "соединён", "важен", "похож", "равнозначен"})
 PREDICATE_WORDS["ru"].update(
@@ -204,6 +225,14 @@ _T: dict[str, dict[str, str]] = {
         "inferred": "вывод по цепочке",
         "not": "не",
         "linked": "{x} и {y} связаны",
+        "kind_of": "{x} — разновидность {y}.",
+        "both_kinds": "{x} и {y} — разновидности {c}.",
+        "in_common": "Общее: {items}.",
+        "differences": "Различия: {items}.",
+        "contrast": "{x} {a}, а {y} {b}",
+        "only": "Известно только для «{x}»: {items}.",
+        "links": "Связи: {items}.",
+        "no_comparison": "Не знаю: в базе знаний нет ничего общего или различного у «{x}» и «{y}».",
     },
     "en": {
         "yes": "Yes",
@@ -247,6 +276,14 @@ _T: dict[str, dict[str, str]] = {
         "inferred": "inferred along",
         "not": "not",
         "linked": "{x} and {y} are linked",
+        "kind_of": "{x} is a kind of {y}.",
+        "both_kinds": "Both {x} and {y} are kinds of {c}.",
+        "in_common": "In common: {items}.",
+        "differences": "Differences: {items}.",
+        "contrast": "{x} {a}, but {y} {b}",
+        "only": "Stated only for {x}: {items}.",
+        "links": "Links: {items}.",
+        "no_comparison": "I don't know: the knowledge base states nothing that {x} and {y} share or differ in.",
     },
 }
 
@@ -267,7 +304,8 @@ def hedge(text: str, confidence: float, lang: str) -> str:
     phrases = hedging_phrases(confidence, lang)
     if not phrases:
         return text
-    first = text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+    word = text.split(" ", 1)[0]
+    first = text if len(word) > 1 and word.isupper() else text[:1].lower() + text[1:]  # an abbreviation (ДНК) stays
     return f"{phrases[0]} {first}"
 
 
@@ -578,6 +616,51 @@ def _no_norm(answer: Answer, lang: str) -> str:
     return t["dont_know_norm"].format(v=d["verb"], x=_label(answer, d["subject"]), checked=checked)
 
 
+def _comparison(answer: Answer, lang: str) -> str:
+    d = answer.data
+    t = _T[lang]
+    x, y = _label(answer, d["first"]), _label(answer, d["second"])
+    sentences = []
+    for c in d["common"]:
+        if c in (d["first"], d["second"]):  # one is a kind of the other
+            kind, of = (x, y) if c == d["second"] else (y, x)
+            sentences.append(t["kind_of"].format(x=_cap(kind), y=_of(of, lang)))
+        else:
+            sentences.append(t["both_kinds"].format(x=x, y=y, c=_of(_label(answer, c), lang)))
+
+    def said(subject: str, predicate: str, obj: str, negated: bool = False) -> str:
+        name, agents = _label(answer, subject), _agents(answer, subject, predicate, obj)
+        return phrase(predicate, _label(answer, obj), lang, negated=negated, subject=name, agents=agents)
+
+    contrasts = [
+        t["contrast"].format(x=_label(answer, s), a=said(s, p, o), y=_label(answer, other), b=said(other, p, o, True))
+        for s, p, o, other in d["contrasts"]
+    ]
+    if contrasts:
+        sentences.append(t["differences"].format(items="; ".join(contrasts)))
+    shared = [said(d["first"], p, o) for p, o in d["shared"]]
+    if shared:
+        sentences.append(t["in_common"].format(items="; ".join(shared)))
+    for side in (d["first"], d["second"]):
+        mine = [said(s, p, o) for s, p, o in d["only"] if s == side]
+        if mine:
+            sentences.append(t["only"].format(x=_label(answer, side), items="; ".join(mine)))
+    links = [f"{_label(answer, s)} {said(s, p, o, not polarity)}" for s, p, o, polarity in d["links"]]
+    if links:
+        sentences.append(t["links"].format(items="; ".join(links)))
+    return " ".join(_cap(s) for s in sentences)
+
+
+def _of(name: str, lang: str) -> str:
+    """ "kinds of cell" / «разновидности клетки»."""
+    return inflect_phrase(name, "gent") if lang == "ru" else name
+
+
+def _no_comparison(answer: Answer, lang: str) -> str:
+    d = answer.data
+    return _T[lang]["no_comparison"].format(x=_label(answer, d["first"]), y=_label(answer, d["second"]))
+
+
 def _no_analogy(answer: Answer, lang: str) -> str:
     d = answer.data
     return _T[lang]["no_analogy"].format(x=_label(answer, d["concept"]), y=_label(answer, d["other"]))
@@ -605,4 +688,6 @@ _BODIES: dict[str, Any] = {
     "list": _list,
     "no_norm": _no_norm,
     "no_analogy": _no_analogy,
+    "comparison": _comparison,
+    "no_comparison": _no_comparison,
 }

@@ -255,7 +255,9 @@ _NOTHING: frozenset[str] = frozenset()
 _OWN_WORDS: dict[ActionType, Any] = {
     ActionType.RESPOND_DIRECT: _ANY,
     ActionType.RESPOND_HEDGED: _ANY,
-    ActionType.REFUSE: frozenset({"no_answer", "no_value", "no_norm", "no_analogy", "check", "value_check"}),
+    ActionType.REFUSE: frozenset(
+        {"no_answer", "no_value", "no_norm", "no_analogy", "no_comparison", "check", "value_check"}
+    ),
     ActionType.ASK_CLARIFICATION: frozenset({"unknown_concept", "not_understood", "ambiguous"}),
 }
 

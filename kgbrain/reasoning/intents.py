@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.closure import Hierarchy
-from kgbrain.reasoning.deductive import Claim
+from kgbrain.reasoning.comparison import compare
+from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import Evidence
 from kgbrain.reasoning.question import Intent, Question
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 ANALOGY_SEARCH = 10  # "Is X like Y?": Y must be among X's nearest structural analogues
 MAX_LISTED = 12  # items a wh-question's answer lists
+MAX_COMPARED = 4  # statements of each kind (shared, contrasting, one-sided) a comparison shows
 # Which stored predicates answer a normative question (seed 003: NORM/OPERATIVE facts decide).
 NORM_PREDICATES: dict[str, tuple[str, ...]] = {
     "permission": ("permitted",),
@@ -43,6 +45,7 @@ class IntentAnswers:
     if TYPE_CHECKING:  # provided by Reasoner
         store: GraphStore
         linker: Linker
+        deducer: Deducer
 
         def graph(self) -> FactGraph: ...
         def hierarchy(self) -> Hierarchy: ...
@@ -134,6 +137,52 @@ class IntentAnswers:
             ids=ids,
             hypothesis=not best.supported,
         )
+
+    def _compare(self, q: Question) -> Answer:
+        """ "What is the difference between X and Y?": nearest common classes, what holds for both, what holds
+        for one and is refuted for the other, what is known for one only, and the facts that link them."""
+        first, second = q.concepts[0], q.concepts[-1]
+        found = compare(first, second, self.hierarchy(), self.graph(), self.decide)
+        links = self.deducer.facts_between(first, second)
+        if first in found.common or second in found.common:  # "X is a kind of Y" says it already
+            links = [e for e in links if e.predicate not in ("is_a", "instance_of")]
+        links = links[:3]
+        only = [*(c for c in found.only if c.subject == first)][:3] + [c for c in found.only if c.subject == second][:3]
+        shown = [
+            *found.placements,
+            *(c for pair in found.contrasts[:MAX_COMPARED] for c in pair),
+            *(c for pair in found.shared[:MAX_COMPARED] for c in pair),
+            *only,
+        ]
+        if not shown and not links:
+            data: dict[str, Any] = {"kind": "no_comparison", "first": first, "second": second}
+            return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (first, second), action="no_answer")
+        # RULE asc.direct-relation: stored facts link the two concepts directly
+        linked = [
+            Step(R.ASC_DIRECT_RELATION, e.statement(), (e.fact_id,), (e.source,) if e.source else (), e.confidence)
+            for e in links
+        ]
+        steps = tuple(dict.fromkeys([*(st for c in shown for st in c.trace.steps), *linked]))
+        data = {
+            "kind": "comparison",
+            "first": first,
+            "second": second,
+            "common": list(found.common),
+            "contrasts": [[a.subject, a.predicate, a.object, b.subject] for a, b in _supported_first(found.contrasts)],
+            "shared": [[a.predicate, a.object] for a, _ in found.shared[:MAX_COMPARED]],
+            "only": [[c.subject, c.predicate, c.object] for c in only],
+            "links": [[e.subject, e.predicate, e.object, e.polarity] for e in links],
+        }
+        # The comparison's claims are the classes, the differences and what is shared; one-sided statements and
+        # links only add to it (a weak fact known for one of them does not make the difference uncertain).
+        main = [*found.placements, *(c for pair in found.contrasts + found.shared for c in pair)]
+        confidence = (
+            min(c.confidence for c in main)
+            if main
+            else max([*(c.confidence for c in only), *(e.confidence for e in links)])
+        )
+        ids = [*found.common, *(c.object for c in shown)]
+        return self._finish(q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (first, second), ids=ids)
 
     def _values(self, subject: str, attribute: str) -> tuple[str, list[dict[str, Any]]]:
         """The active stated values of `attribute` for `subject`, else for its nearest class that has one."""
@@ -381,3 +430,8 @@ def _descendants(h: Hierarchy, concept: str) -> set[str]:
                 found.add(child)
                 todo.append(child)
     return found
+
+
+def _supported_first(pairs: Sequence[tuple[Check, Check]]) -> list[tuple[Check, Check]]:
+    """Contrasting decisions as (the one the statement holds for, the one it is refuted for)."""
+    return [(a, b) if a.outcome is Outcome.SUPPORTED else (b, a) for a, b in pairs[:MAX_COMPARED]]

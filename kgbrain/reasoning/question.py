@@ -38,6 +38,7 @@ class Intent(str, Enum):
     CAUSES = "causes"  # Что вызывает X? / What causes X?
     EFFECTS = "effects"  # К чему приводит X? / What does X cause?
     RELATION = "relation"  # Как связаны X и Y? / How is X related to Y?
+    COMPARE = "compare"  # Чем X отличается от Y? / What is the difference between X and Y? What do X and Y share?
     PERMISSION = "permission"  # Можно ли …? / Is it allowed to …?
     OBLIGATION = "obligation"  # Нужно ли …? / Must …?
     UNKNOWN = "unknown"
@@ -137,8 +138,22 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
         r"^(?:к\s+чему\s+привод(?:ит|ят)|каковы\s+последствия|что\s+обеспечива(?:ет|ют))\s+(?P<s>.+)$",
     ),
     (Intent.RELATION, r"^как\s+связаны\s+(?P<s>.+?)\s+и\s+(?P<o>.+)$"),
+    (Intent.COMPARE, r"^чем\s+(?P<s>.+?)\s+отлича(?:ет|ют)ся\s+от\s+(?P<o>.+)$"),
+    (Intent.COMPARE, r"^чем\s+отлича(?:ет|ют)ся\s+(?P<s>.+?)\s+(?:и|от)\s+(?P<o>.+)$"),
+    (
+        Intent.COMPARE,
+        r"^(?:в\s+ч[её]м|какая|какие|каковы)\s+(?:разница|различи[ея]|отличи[ея])\s+(?:между\s+)?"
+        r"(?P<s>.+?)\s+и\s+(?P<o>.+)$",
+    ),
+    (Intent.COMPARE, r"^(?:что\s+общего|что\s+объединяет|сходства?)\s+(?:у|между|в)?\s*(?P<s>.+?)\s+и\s+(?P<o>.+)$"),
+    (Intent.COMPARE, r"^сравн(?:и|ите)\s+(?P<s>.+?)\s+(?:и|с|со)\s+(?P<o>.+)$"),
     (Intent.RELATION, r"^(?:какая\s+)?связь\s+(?:между\s+)?(?P<s>.+?)\s+и\s+(?P<o>.+)$"),
     (Intent.COUNT, r"^сколько\s+(?P<s>.+)$"),
+    (
+        Intent.COUNT,  # «Перечисли виды X», «Назовите три типа X»
+        r"^(?:перечисл(?:и|ите)|назов(?:и|ите))\s+(?:все\s+|\S+\s+)?"
+        r"(?P<s>(?:вид(?:ы|а|ов)?|тип(?:ы|а|ов)?|разновидност(?:и|ей))\s+.+)$",
+    ),
     (Intent.WH, r"^где\s+(?P<v>находится|находятся|расположен[аоы]?)\s+(?P<o>.+)$"),
     (Intent.WH, r"^из\s+чего\s+(?P<v>сделан[аоы]?|состо(?:ит|ят))\s+(?P<o>.+)$"),
     (Intent.WH, r"^(?:как(?:ие|ой|ая|ое))\s+(?P<s>.+?)\s+" + _RU_VERB + r"$"),
@@ -160,6 +175,15 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.RELATION, r"^how\s+(?:is|are)\s+(?P<s>.+?)\s+(?:related|connected|linked)\s+to\s+(?P<o>.+)$"),
     (Intent.RELATION, r"^how\s+are\s+(?P<s>.+?)\s+and\s+(?P<o>.+?)\s+(?:related|connected|linked)$"),
     (
+        Intent.COMPARE,
+        rf"^what(?:'s|\s+is|\s+are)\s+the\s+(?:main\s+)?(?:differences?|similarit(?:y|ies))\s+between\s+{_A}(?P<s>.+?)"
+        rf"\s+and\s+{_A}(?P<o>.+)$",
+    ),
+    (Intent.COMPARE, rf"^how\s+(?:does|do|is|are)\s+{_A}(?P<s>.+?)\s+(?:differ|different)\s+from\s+{_A}(?P<o>.+)$"),
+    (Intent.COMPARE, rf"^how\s+do\s+{_A}(?P<s>.+?)\s+and\s+{_A}(?P<o>.+?)\s+differ$"),
+    (Intent.COMPARE, rf"^what\s+do\s+{_A}(?P<s>.+?)\s+and\s+{_A}(?P<o>.+?)\s+have\s+in\s+common$"),
+    (Intent.COMPARE, rf"^compare\s+{_A}(?P<s>.+?)\s+(?:and|with|to)\s+{_A}(?P<o>.+)$"),
+    (
         Intent.PERMISSION,
         r"^(?:is\s+it\s+(?:allowed|permitted|ok|okay|legal|acceptable)\s+to|may\s+(?:i|we|one|you)|"
         r"can\s+(?:i|we|one|you))\s+(?P<v>\S+)\s+(?P<s>.+)$",
@@ -174,6 +198,10 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.PART_OF, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:a\s+)?part\s+of\s+{_A}(?P<o>.+)$"),
     (Intent.ANALOGY, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:like|similar\s+to|analogous\s+to)\s+{_A}(?P<o>.+)$"),
     (Intent.COUNT, r"^how\s+many\s+(?P<s>.+)$"),
+    (
+        Intent.COUNT,  # "List the kinds of X", "Name three types of X": "How many kinds of X?" lists them
+        r"^(?:list|name|enumerate)\s+(?:the\s+|all\s+(?:the\s+)?|\w+\s+)?(?P<s>(?:kinds|types|sorts)\s+of\s+.+)$",
+    ),
     (Intent.WH, rf"^where\s+(?:is|are)\s+{_A}(?P<o>.+?)\s+(?P<v>located|found|situated)$"),
     (Intent.WH, rf"^what\s+(?:is|are)\s+{_A}(?P<o>.+?)\s+(?P<v>made)\s+of$"),
     (Intent.VALUE, r"^what\s+(?:is|are)\s+the\s+(?P<s>.+?\s+of\s+.+)$"),

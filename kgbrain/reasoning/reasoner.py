@@ -472,6 +472,7 @@ class Reasoner(IntentAnswers):
             Intent.LIKE: self._like,
             Intent.ANALOGY: self._analogy,
             Intent.RELATION: self._why,
+            Intent.COMPARE: self._compare,
             Intent.VALUE: self._value,
             Intent.VALUE_CHECK: self._value_check,
             Intent.COUNT: self._count,

@@ -111,12 +111,15 @@ _KINDS = frozenset(
         "sort",
         "sorts",
         "вид",
+        "виды",
         "вида",
         "видов",
         "тип",
+        "типы",
         "типа",
         "типов",
         "разновидность",
+        "разновидности",
         "разновидностей",
     ]
 )
@@ -164,7 +167,7 @@ def understand(r: Reasoner, q: Question) -> Question:
         StoreError: the store failed.
     """
     intent = q.intent
-    if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION):
+    if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION, Intent.COMPARE):
         (s, o), leftovers = _pair(r, q.subject, q.object)
         missing = tuple(
             left or text

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept
 from kgbrain.knowledge import Fact
@@ -122,6 +122,18 @@ class Brain:
         if not read_only and not brain.store.run("predicates_all"):
             brain._load_vocabulary()
         return brain
+
+    @classmethod
+    def open_on_use(cls, path: str | Path) -> Brain:
+        """The knowledge base at `path`, read-only, with the file opened at its first query (a forked
+        verification worker that adopts its parent's views may never need to open it).
+
+        Raises:
+            StoreError: (at first use) it cannot be opened.
+        """
+        from kgbrain.store.on_use import OpenOnUse
+
+        return cls(cast(GraphStore, OpenOnUse(path)))
 
     @classmethod
     def demo(cls, *, read_only: bool = False, on_wait: Callable[[str], None] | None = None) -> Brain:
@@ -334,6 +346,7 @@ class Brain:
         batch_size: int,
         encode: Callable[[list[Verdict]], Any] | None,
     ) -> Iterator[Any]:
+        import multiprocessing
         from functools import partial
 
         from kgbrain.reasoning.verify import verify_parallel, verify_parallel_encoded
@@ -346,7 +359,10 @@ class Brain:
                 "verifying with several workers needs a knowledge base file opened read-only "
                 "(Brain.open(path, read_only=True)): Kùzu locks readers out while a process has it open read-write"
             )
-        opener = partial(Brain.open, path, read_only=True)
+        # Forked workers adopt this process's views, so they open the file only if a claim needs a query;
+        # spawned ones build their own views from it at once.
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        opener = partial(Brain.open_on_use, path) if fork else partial(Brain.open, path, read_only=True)
         if encode is None:
             return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size, shared=self)
         return verify_parallel_encoded(

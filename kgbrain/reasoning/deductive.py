@@ -32,6 +32,8 @@ from kgbrain.store.protocol import GraphStore
 
 # Objects whose fact holders (with their reachability labels) a deducer keeps between claims.
 HOLDER_CACHE = 4096
+# Hierarchy links whose proof step a deducer keeps (bounded: emptied when full).
+LINK_STEP_CACHE = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,7 @@ class Deducer:
         self._inactive_ids: np.ndarray | None = None  # hierarchy node ids of concepts with inactive facts
         self._pre: _Prefetch | None = None
         self._holder_cache: dict[tuple[str, tuple[str, ...]], Candidates] = {}
+        self._link_steps: tuple[Hierarchy | None, dict[int, Step]] = (None, {})  # by edge, for one hierarchy
 
     def adopt(self, other: Deducer) -> None:
         """Share the caches of a deducer over the same data (see `Reasoner.adopt`)."""
@@ -179,22 +182,22 @@ class Deducer:
         h = self._hierarchy()
         known = [lk.edge for lk in links]
         if known and min(known) >= 0:
-            facts_of = h.facts_of_edges(known)
-            instance = h.instance[known].tolist()
-        else:
-            facts_of = [h.facts(lk.child, lk.parent) for lk in links]
-            instance = [h.predicate(lk.child, lk.parent) == "instance_of" for lk in links]
-        # RULE ded.isa-transitive: x is_a y, y is_a z => x is_a z
-        return [
-            Step(
-                "ded.isa-transitive",
-                f"{lk.child} {'instance_of' if inst else 'is_a'} {lk.parent}",
-                tuple(f for f, _ in facts),
-                tuple(dict.fromkeys(src for _, src in facts if src)),
-                round(lk.confidence, 4),
-            )
-            for lk, facts, inst in zip(links, facts_of, instance, strict=True)
-        ]
+            # A link the hierarchy found is its edge (child, parent and confidence are the edge's), so its step
+            # is made once per mirror: proofs keep citing the same links.
+            if self._link_steps[0] is not h:
+                self._link_steps = (h, {})
+            made = self._link_steps[1]
+            if any(e not in made for e in known):
+                if len(made) >= LINK_STEP_CACHE:
+                    made.clear()
+                fresh = list({lk.edge: lk for lk in links if lk.edge not in made}.values())
+                edges = [lk.edge for lk in fresh]
+                steps = _link_steps(fresh, h.facts_of_edges(edges), h.instance[edges].tolist())
+                made.update(zip(edges, steps, strict=True))
+            return [made[e] for e in known]
+        facts_of = [h.facts(lk.child, lk.parent) for lk in links]
+        instance = [h.predicate(lk.child, lk.parent) == "instance_of" for lk in links]
+        return _link_steps(links, facts_of, instance)
 
     def facts_between(self, a: str, b: str) -> list[Evidence]:
         """Active facts with any predicate linking two concepts, either way round.
@@ -521,6 +524,8 @@ class Deducer:
 
     def _between(self, subjects: list[str], objects: list[str], predicates: list[str]) -> list[Evidence]:
         g = self._graph()
+        if not g.inactive:  # the mirror has every fact
+            return [e for obj in objects for e in g.facts_into(obj, subjects, predicates)]
         found: list[Evidence] = []
         wanted = set(predicates)
         for obj in objects:
@@ -540,6 +545,20 @@ class Deducer:
             if found:
                 break
         return found
+
+
+def _link_steps(links: Sequence[Link], facts_of: list[list[tuple[str, str]]], instance: list[bool]) -> list[Step]:
+    # RULE ded.isa-transitive: x is_a y, y is_a z => x is_a z
+    return [
+        Step(
+            "ded.isa-transitive",
+            f"{lk.child} {'instance_of' if inst else 'is_a'} {lk.parent}",
+            tuple(f for f, _ in facts),
+            tuple(dict.fromkeys(src for _, src in facts if src)),
+            round(lk.confidence, 4),
+        )
+        for lk, facts, inst in zip(links, facts_of, instance, strict=True)
+    ]
 
 
 @dataclass(slots=True)

@@ -25,7 +25,7 @@ class Evidence:
     @property
     def active(self) -> bool:
         """Only active facts count as evidence; the others are shown for context."""
-        return self.status == Status.ACTIVE.value
+        return self.status == _ACTIVE
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Evidence:
@@ -44,6 +44,9 @@ class Evidence:
     def statement(self) -> str:
         """`s p o` or `s NOT p o`."""
         return statement(self.subject, self.predicate, self.object, self.polarity)
+
+
+_ACTIVE = Status.ACTIVE.value  # read once: an enum member's value is a descriptor lookup, and this runs per fact
 
 
 def statement(subject: str, predicate: str, obj: str, polarity: bool = True) -> str:

@@ -21,12 +21,17 @@ import numpy as np
 from kgbrain.reasoning.evidence import Evidence
 from kgbrain.store.protocol import GraphStore
 
+# Facts a mirror keeps as Evidence once asked for (bounded: emptied when full). Claims keep citing the same
+# hierarchy links and holders, and reading a fact out of the arrays costs more than deciding with it.
+EVIDENCE_CACHE = 1 << 16
+
 
 class FactGraph:
     """Active facts as CSR arrays over integer concept ids, both directions."""
 
     def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
         """Build from rows with subject/predicate/object/polarity/confidence/fact_id/source."""
+        self._made: dict[int, Evidence] = {}  # by position; the arrays never change once a mirror is in use
         self.index: dict[str, int] = {}
         self.names: list[str] = []
         self.pred_index: dict[str, int] = {}
@@ -165,20 +170,25 @@ class FactGraph:
 
     def evidence(self, positions: Iterable[int]) -> list[Evidence]:
         """The facts at these positions."""
-        names, preds, sources = self.names, self.pred_names, self.source_names
-        return [
-            Evidence(
-                names[int(self.subject[i])],
-                preds[int(self.predicate[i])],
-                names[int(self.object[i])],
-                self.fact_id[i].decode("utf-8"),
-                bool(self.polarity[i]),
-                round(float(self.confidence[i]), 6),
-                sources[int(self.source[i])],
-                "active",
-            )
-            for i in positions
-        ]
+        made = self._made
+        out: list[Evidence] = []
+        for i in positions:
+            e = made.get(i)
+            if e is None:
+                if len(made) >= EVIDENCE_CACHE:
+                    made.clear()
+                e = made[i] = Evidence(
+                    self.names[int(self.subject[i])],
+                    self.pred_names[int(self.predicate[i])],
+                    self.names[int(self.object[i])],
+                    self.fact_id[i].decode("utf-8"),
+                    bool(self.polarity[i]),
+                    round(float(self.confidence[i]), 6),
+                    self.source_names[int(self.source[i])],
+                    "active",
+                )
+            out.append(e)
+        return out
 
     def facts_into(self, obj: str, subjects: Iterable[str], predicates: Iterable[str]) -> list[Evidence]:
         """Active facts `s p obj` with s among `subjects` and p among `predicates`, in position order."""

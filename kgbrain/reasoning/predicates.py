@@ -34,6 +34,10 @@ class PredicateTable:
     """Every declared predicate, with the derived views the reasoner needs."""
 
     declared: dict[str, Predicate] = field(default_factory=dict)
+    # The derived views by (view, predicate): a verification run asks for them once per claim, and each one
+    # scans every declaration. The declarations are fixed once read (a load makes a new table).
+    _views: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _undeclared: dict[str, Predicate] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def load(cls, store: GraphStore) -> PredicateTable:
@@ -60,13 +64,20 @@ class PredicateTable:
 
     def get(self, name: str) -> Predicate:
         """The declaration of `name`, or the default behaviour of an undeclared predicate."""
-        found = self.declared.get(name)
-        if found is not None:
-            return found
-        return Predicate(name=name, inheritable=CORE_INHERITABLE.get(name, True), transitive=name == "is_a")
+        found = self.declared.get(name) or self._undeclared.get(name)
+        if found is None:
+            found = Predicate(name=name, inheritable=CORE_INHERITABLE.get(name, True), transitive=name == "is_a")
+            self._undeclared[name] = found
+        return found
 
     def inverses(self, name: str) -> tuple[str, ...]:
         """Predicates q such that `o q s` states `s name o` (declared either way round)."""
+        view = self._views.get(("inverses", name))
+        if view is None:
+            view = self._views[("inverses", name)] = self._inverses(name)
+        return view
+
+    def _inverses(self, name: str) -> tuple[str, ...]:
         found = {p.name for p in self.declared.values() if p.inverse_of == name}
         own = self.get(name).inverse_of
         if own:
@@ -75,6 +86,12 @@ class PredicateTable:
 
     def sub_properties(self, name: str) -> tuple[str, ...]:
         """`name` and every predicate declared (transitively) as its sub-property."""
+        view = self._views.get(("sub_properties", name))
+        if view is None:
+            view = self._views[("sub_properties", name)] = self._sub_properties(name)
+        return view
+
+    def _sub_properties(self, name: str) -> tuple[str, ...]:
         result = [name]
         seen = {name}
         i = 0

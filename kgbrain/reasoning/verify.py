@@ -206,11 +206,16 @@ def stored_conflict_notes(store: GraphStore) -> list[ConflictNote]:
 class Verifier:
     """Verifies claims in batches against one checker (a Brain), in order."""
 
-    def __init__(self, checker: Checker, options: VerifyOptions | None = None) -> None:
-        """Wrap a checker; `options` default to open world with no confidence floor."""
+    def __init__(
+        self, checker: Checker, options: VerifyOptions | None = None, notes: Sequence[ConflictNote] | None = None
+    ) -> None:
+        """Wrap a checker; `options` default to open world with no confidence floor; `notes` are the stored
+        conflict records when the caller has read them already (by default the checker is asked, once)."""
         self.checker = checker
         self.options = options or VerifyOptions()
         self._by_fact: dict[str, list[ConflictNote]] | None = None
+        if notes is not None:
+            self._by_fact = _by_fact(notes)
 
     def verify(self, rows: Sequence[ClaimRow]) -> list[Verdict]:
         """Verdicts for a batch of claims, one each, in order.
@@ -252,10 +257,7 @@ class Verifier:
         # Read once per run: a verification run only reads, so the records cannot change under it, and one
         # read beats a lookup per batch even with many thousands of conflicts.
         if self._by_fact is None:
-            self._by_fact = {}
-            for note in self.checker.conflict_notes():
-                for f in note.facts:
-                    self._by_fact.setdefault(f, []).append(note)
+            self._by_fact = _by_fact(self.checker.conflict_notes())
         return self._by_fact
 
     def _check(self, todo: list[tuple[int, Claim, Statement]]) -> Iterator[tuple[int, Verdict]]:
@@ -279,6 +281,14 @@ class Verifier:
         except InputError as exc:
             return error_verdict(claim.id, f"line {claim.line}: {exc}" if claim.line else str(exc), claim.line)
         return verdict_from_check(claim, check, self.options)
+
+
+def _by_fact(notes: Iterable[ConflictNote]) -> dict[str, list[ConflictNote]]:
+    found: dict[str, list[ConflictNote]] = {}
+    for note in notes:
+        for f in note.facts:
+            found.setdefault(f, []).append(note)
+    return found
 
 
 def claim_statement(claim: Claim) -> Statement | str:
@@ -342,6 +352,7 @@ class _WorkerState:
     encode: Callable[[list[Verdict]], Any] | None = None
     verifier: Verifier | None = None
     shared: SharingChecker | None = None  # the parent's checker, inherited by forked workers
+    notes: list[ConflictNote] | None = None  # and the conflict records it read
 
 
 _WORKER = _WorkerState()
@@ -364,7 +375,7 @@ def _worker_verify(items: list[WorkItem]) -> Any:
             # Forked: the parent's mirror, hierarchy and labels are already in this process's memory
             # (shared copy-on-write with the parent), so the worker reads and builds nothing.
             cast(SharingChecker, checker).adopt(_WORKER.shared)
-        _WORKER.verifier = Verifier(checker, _WORKER.options)
+        _WORKER.verifier = Verifier(checker, _WORKER.options, _WORKER.notes)
     verdicts = _WORKER.verifier.verify(as_rows(items))
     return verdicts if _WORKER.encode is None else _WORKER.encode(verdicts)
 
@@ -426,13 +437,14 @@ def verify_parallel_encoded(
     if fork and shared is not None:
         shared.warm()
         # Children inherit this module state (and the parent's views) at fork time; each opens its own
-        # read-only Kùzu connection and never touches the parent's (forked exits skip its destructor).
+        # read-only Kùzu connection if a claim needs a query, never the parent's (forked exits skip its destructor).
         _WORKER.shared = shared
+        _WORKER.notes = list(shared.conflict_notes())
     ctx = multiprocessing.get_context("fork" if fork else "spawn")
     window = 2 * workers + 1
     initargs = (opener, options or VerifyOptions(), encode)
     pool: Pool = ctx.Pool(workers, initializer=_worker_init, initargs=initargs)
-    _WORKER.shared = None
+    _WORKER.shared = _WORKER.notes = None
     try:
         pending: deque[AsyncResult[T]] = deque()
         for batch in batched(rows, batch_size):

@@ -13,12 +13,15 @@ Ontology too (from /work/shared/data/ontologies). Claims are mixed: is_a through
 is_a pairs, inherited has_property, random has_property, overrides, conflicts, causal facts, English
 sentences and bad rows (for the ontologies: their facts, hierarchy pairs, random pairs and inherited facts).
 
-Every kgbrain time is a whole process (`python -c`, interpreter start, open, verify, write the verdicts
-file with proofs) on a knowledge base loaded beforehand: "first" builds the reasoner's persisted mirror
-and labels (on a tenth of the claims: also the memory check, since peak RSS must not grow with the claims),
-"cold" is a new process reusing them, "warm" verifies the same file again in a process that already has
-them (up to 100,000 claims). Notes give each process's CPU seconds (workers included) and the load average,
-since the machine may be shared. The peers answer the same claims (sentences and bad rows skipped) yes/no, without a
+Every kgbrain time is a whole process, run as a user runs it: the `kgbrain --db KB verify CLAIMS -o OUT
+[--workers 2]` command in a new process (interpreter start, imports, open, verify, write the verdicts file
+with proofs), on a knowledge base loaded beforehand. "first" builds the reasoner's persisted mirror and
+labels (on a tenth of the claims: also the memory check, since peak RSS must not grow with the claims),
+"cold" is a new process reusing them, "warm" is the second of two `Brain.verify_file` calls in one library
+process (up to 100,000 claims). Notes give each process's CPU seconds (its workers included, from wait4) and
+the load average, since the machine may be shared. Every process gets compiled modules cached under the work
+folder (PYTHONPYCACHEPREFIX), as an installed package has them, even where PYTHONDONTWRITEBYTECODE is set.
+The peers answer the same claims (sentences and bad rows skipped) yes/no, without a
 proof, from the same active facts: pyoxigraph with one SPARQL ASK per claim (property paths over is_a)
 in memory (its process start includes loading the triples: it keeps nothing between processes) and on
 disk (bulk-loaded beforehand; the process opens it), and networkx (a DiGraph built in the process;
@@ -46,10 +49,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import quote
-
-import pyarrow as pa
-
-from kgbrain.api import Brain
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -162,6 +161,8 @@ Edges = tuple[list[tuple[int, int, float]], list[tuple[int, int, str, float]], l
 
 
 def build(args: argparse.Namespace, path: Path) -> tuple[list[dict[str, object]], Edges]:
+    import pyarrow as pa
+
     bench = _reasoning_bench()
     rng = random.Random(11)
     t = time.perf_counter()
@@ -202,6 +203,8 @@ def iri(name: str) -> str:
 
 def export_triples(db: Path, nt: Path) -> list[tuple[str, str, str]]:
     """The active positive concept-to-concept facts of the knowledge base, as the peers get them."""
+    from kgbrain.api import Brain
+
     with Brain.open(db, read_only=True) as brain:
         g = brain.reasoner.graph()
         names, preds = g.names, g.pred_names
@@ -280,23 +283,46 @@ def peer_main(kind: str, work: Path, sample: int) -> None:
     print(json.dumps({"start": start, "rate": len(claims) / max(seconds, 1e-9), "yes": yes, "n": len(claims)}))
 
 
-def kgbrain_main(db: Path, claims: Path, out: Path, workers: int, twice: bool) -> None:
-    """One kgbrain process: open, verify (twice with `twice`: the second run is warm), print timings."""
-    t = time.perf_counter()
-    cpu = time.process_time()
+def kgbrain_main(db: Path, claims: Path, out: Path, workers: int) -> None:
+    """The warm run: a process verifies the file once (not timed), then again (timed), as a library user would."""
+    from kgbrain.api import Brain
+
     with Brain.open(db, read_only=True) as brain:
+        brain.verify_file(claims, out.with_suffix(".once.jsonl"), workers=workers)
+        t = time.perf_counter()
+        cpu = time.process_time()
+        children = _children_cpu()
         summary = brain.verify_file(claims, out, workers=workers)
-        first = time.perf_counter() - t
-        first_cpu = time.process_time() - cpu + _children_cpu()
-        warm = 0.0
-        if twice:
-            t = time.perf_counter()
-            brain.verify_file(claims, out.with_suffix(".warm.jsonl"), workers=workers)
-            warm = time.perf_counter() - t
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # peak, in MB (Linux reports KiB)
-    load = os.getloadavg()[0]
-    out_json = {"seconds": first, "warm": warm, "counts": summary.counts, "rss": rss, "cpu": first_cpu, "load": load}
-    print(json.dumps(out_json))
+        warm = time.perf_counter() - t
+        warm_cpu = time.process_time() - cpu + _children_cpu() - children
+    out.with_suffix(".once.jsonl").unlink()
+    print(json.dumps({"seconds": warm, "cpu": warm_cpu, "counts": summary.counts, "load": os.getloadavg()[0]}))
+
+
+def cli_run(db: Path, claims: Path, out: Path, workers: int) -> tuple[float, dict[str, Any]]:
+    """`kgbrain --db DB verify CLAIMS -o OUT --workers N` in a new process, as a user runs it: wall time, and the
+    process's CPU seconds and peak RSS (its workers included) from wait4, verdict counts from its summary."""
+    args = [sys.executable, "-m", "kgbrain", "--db", str(db), "verify", str(claims), "-o", str(out)]
+    args += ["--workers", str(workers)]
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        t = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(proc.pid, 0)  # this process's own usage, its workers included
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        stdout.seek(0)
+        stderr.seek(0)
+        text, errors = stdout.read().decode(), stderr.read().decode()
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(args)} failed:\n{errors}")
+    counts = {}
+    for line in text.splitlines():
+        kind, _, n = line.partition(" ")
+        if kind.isupper() and n.strip().replace(",", "").isdigit():
+            counts[kind] = int(n.strip().replace(",", ""))
+    cpu = usage.ru_utime + usage.ru_stime
+    rss = usage.ru_maxrss / 1024  # peak, in MB (Linux reports KiB)
+    return wall, {"counts": counts, "cpu": cpu, "rss": rss, "load": os.getloadavg()[0]}
 
 
 def _children_cpu() -> float:
@@ -306,7 +332,7 @@ def _children_cpu() -> float:
 
 
 def _note(res: dict[str, Any]) -> str:
-    return f"RSS {res['rss']:.0f} MB, CPU {res['cpu']:.1f} s, load {res['load']:.1f}"
+    return f"RSS {res['rss']:.0f} MB, CPU {res['cpu']:.2f} s, load {res['load']:.1f}"
 
 
 def subprocess_json(args: list[str]) -> tuple[float, dict[str, Any]]:
@@ -320,7 +346,7 @@ def subprocess_json(args: list[str]) -> tuple[float, dict[str, Any]]:
 
 def show(row: Row) -> None:
     kb, engine, n, seconds, note = row
-    print(f"{kb:<16} {engine:<44} {n:>8,} {seconds:>8.1f} {n / seconds:>9,.0f}  {note}", flush=True)
+    print(f"{kb:<16} {engine:<44} {n:>8,} {seconds:>8.2f} {n / seconds:>9,.0f}  {note}", flush=True)
 
 
 def export_peers(work: Path) -> None:
@@ -336,7 +362,7 @@ def export_peers(work: Path) -> None:
     del disk
 
 
-WARM_MAX = 100_000  # above this many claims the warm (second) runs are skipped: they only repeat the cold ones
+WARM_MAX = 100_000  # above this many claims the warm runs are skipped: they only repeat the cold ones
 
 
 def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -> None:
@@ -347,23 +373,25 @@ def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -
     with claims_file.open(encoding="utf-8") as fh:
         tenth.write_text("".join(itertools.islice(fh, max(claims // 10, 1))), encoding="utf-8")
     shutil.rmtree(work / "kb.kuzu.reasoning", ignore_errors=True)
-    wall, small = subprocess_json([__file__, "--kgbrain", str(db), str(tenth), str(work / "tenth.jsonl"), "1"])
+    wall, small = cli_run(db, tenth, work / "tenth.jsonl", 1)
     rows.append((name, "kgbrain, 1 worker, first (builds the mirror)", claims // 10, wall, _note(small)))
     show(rows[-1])
     outputs = []
     rss_all = 0.0
     for workers in (1, 2):
         out = work / f"verdicts-{workers}.jsonl"
-        twice = claims <= WARM_MAX
-        args = [__file__, "--kgbrain", str(db), str(claims_file), str(out), str(workers), *(["--twice"] * twice)]
-        wall, res = subprocess_json(args)
+        wall, res = cli_run(db, claims_file, out, workers)
         rss_all = max(rss_all, res["rss"])
-        outputs += [out, *([out.with_suffix(".warm.jsonl")] * twice)]
+        outputs.append(out)
         label = f"kgbrain, {workers} worker{'s' if workers > 1 else ''}"
-        rows.append((name, f"{label}, cold process", claims, wall - res["warm"], _note(res)))
+        rows.append((name, f"{label}, cold process", claims, wall, _note(res)))
         show(rows[-1])
-        if twice:
-            rows.append((name, f"{label}, warm", claims, res["warm"], "same process, again"))
+        if claims <= WARM_MAX:
+            warm_out = out.with_suffix(".warm.jsonl")
+            _, warm = subprocess_json([__file__, "--kgbrain", str(db), str(claims_file), str(warm_out), str(workers)])
+            outputs.append(warm_out)
+            note = f"same process, again; CPU {warm['cpu']:.2f} s, load {warm['load']:.1f}"
+            rows.append((name, f"{label}, warm", claims, warm["seconds"], note))
             show(rows[-1])
     # Compared by digest, streamed: reading a million-claim verdict file whole would make this process ~1 GB, and
     # Linux hands a process's peak RSS down to the children it starts, so the next runs would report it as theirs.
@@ -381,7 +409,7 @@ def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -
         start = wall - res["n"] / res["rate"]  # the whole process but its sampled claims
         total = start + claims / res["rate"]  # process start-up and load + every claim at the sampled rate
         load = os.getloadavg()[0]
-        note = f"start {start:.1f} s, {res['rate']:,.0f}/s on {res['n']:,}, {res['yes']:,} yes, load {load:.1f}"
+        note = f"start {start:.2f} s, {res['rate']:,.0f}/s on {res['n']:,}, {res['yes']:,} yes, load {load:.1f}"
         rows.append((name, label, claims, total, note))
         show(rows[-1])
 
@@ -436,6 +464,8 @@ def ontology(name: str, files: list[Path], base: Path, claims: int, sample: int,
     work = base / name
     ready = work / f"ready-{claims}"
     if not ready.exists():
+        from kgbrain.api import Brain
+
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True, exist_ok=True)
         with Brain.open(work / "kb.kuzu") as brain:
@@ -463,20 +493,22 @@ def main() -> None:
         help="KBs, claims and verdicts, built once and reused (default: $TMPDIR/kgbrain-verify-bench)",
     )
     ap.add_argument("--kgbrain", nargs=4, help=argparse.SUPPRESS)
-    ap.add_argument("--twice", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--peer", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.kgbrain:
         db, claims, out, workers = args.kgbrain
-        kgbrain_main(Path(db), Path(claims), Path(out), int(workers), args.twice)
+        kgbrain_main(Path(db), Path(claims), Path(out), int(workers))
         return
     if args.peer:
         peer_main(args.peer[0], Path(args.peer[1]), int(args.peer[2]))
         return
     base = args.workdir or Path(tempfile.gettempdir()) / "kgbrain-verify-bench"
     base.mkdir(parents=True, exist_ok=True)
+    # Inherited by every process this one starts: compiled modules are kept, as an installed package keeps them.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(base / "pycache")
     rows: list[Row] = []
-    counts = [int(c) for c in args.claims.split(",")]
+    counts = [int(c) for c in args.claims.split(",") if c]
     sizes = [s for s in args.sizes.split(",") if s]
     for name, claims in zip(sizes, counts[: len(sizes)], strict=True):
         generated(name, base, claims, args.oxigraph_sample, rows)

@@ -151,7 +151,13 @@ class KuzuStore:
         if self.path is not None and not read_only:
             _remove_leftovers(self.path)  # a copy an interrupted `atomic` write left behind
         try:
-            self._open_kuzu(self.path)
+            try:
+                self._open_kuzu(self.path)
+            except StoreError as exc:
+                if not (read_only and self.path is not None and "replay" in str(exc)):
+                    raise
+                self._replay_killed_write(lock_timeout_s, on_wait)
+                self._open_kuzu(self.path)
         except StoreError:
             self._release_lock()
             raise
@@ -171,6 +177,29 @@ class KuzuStore:
             self._conn: Any = kuzu.Connection(self._db)
         except RuntimeError as exc:
             raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+
+    def _replay_killed_write(self, lock_timeout_s: float, on_wait: Callable[[str], None] | None) -> None:
+        """Replay the log a killed writer left beside the file, which Kùzu refuses to do read-only.
+
+        Kùzu writes a log and shadow pages even while it opens a database read-write; a writer killed then leaves
+        them, and every read-only open fails until a read-write open replays them. A reader holding the shared lock
+        knows no writer is running, so it takes the writer's lock, opens the file read-write once, and reads on.
+
+        Raises:
+            StoreError: the log cannot be replayed here (read-only media, or a writer kept the lock).
+        """
+        assert self.path is not None
+        self._release_lock()
+        try:
+            with FileLock(self.path, shared=False, timeout_s=lock_timeout_s, on_wait=on_wait):
+                kuzu.Database(str(self.path), buffer_pool_size=self._buffer_pool_mb * 2**20).close()
+        except (OSError, RuntimeError) as exc:
+            raise StoreError(
+                f"database {str(self.path)!r} holds the log of a write that was killed, and it could not be replayed "
+                f"({exc}); run `kgbrain init` on it where it is writable"
+            ) from exc
+        self._lock = FileLock(self.path, shared=True, timeout_s=lock_timeout_s, on_wait=on_wait)
+        self._lock.acquire()
 
     def _close_kuzu(self) -> None:
         conn = getattr(self, "_conn", None)

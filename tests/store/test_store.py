@@ -273,3 +273,41 @@ def test_second_writer_waits_for_the_first_to_finish(tmp_path: Path) -> None:
         assert holder.stdout.readline().strip() == "ready"
         with KuzuStore(path, lock_timeout_s=30) as store:
             assert store.schema_version == schema.latest_version()
+
+
+OPENER = textwrap.dedent(
+    """
+    import sys
+    import kuzu
+    while True:  # what every kgbrain writer does first: open the file read-write (Kùzu writes a log as it opens)
+        kuzu.Database(sys.argv[1]).close()
+    """
+)
+
+
+def test_a_reader_replays_the_log_of_a_writer_killed_as_it_opened(tmp_path: Path) -> None:
+    """Kùzu refuses a read-only open while a killed writer's log is beside the file; the store replays it first."""
+    path = tmp_path / "kb.kuzu"
+    with KuzuStore(path) as store:
+        store.run("meta_set", key="probe", value="kept")
+    log = path.with_name(path.name + ".wal")
+    for _ in range(50):
+        with subprocess.Popen([sys.executable, "-c", OPENER, str(path)]) as opener:
+            while not log.exists():
+                pass
+            opener.kill()
+        if _refused_read_only(path):
+            break
+    else:
+        pytest.fail("never caught Kùzu with its log open in 50 tries")
+    with KuzuStore(path, read_only=True) as store:
+        assert store.run("meta_get", key="probe") == [{"value": "kept"}]
+    assert not _refused_read_only(path)
+
+
+def _refused_read_only(path: Path) -> bool:
+    try:
+        kuzu_store.kuzu.Database(str(path), read_only=True).close()
+    except RuntimeError as exc:
+        return "replay" in str(exc)
+    return False

@@ -8,14 +8,9 @@ the database only when complete (KuzuStore.atomic), and these kills check that a
 
 from __future__ import annotations
 
-import io
-import re
 import shutil
-import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,21 +18,9 @@ import pytest
 from kgbrain.api import Brain
 from kgbrain.store.kuzu_store import WORK_SUFFIX
 from tests.conftest import write_jsonl
+from tests.ingest.kill_points import Kill, kill_at, normalised_export
 
-Trigger = Callable[[Path, float], bool]
 N = 8_000  # new facts: a write-ahead log of a few MB
-
-
-def normalised_export(db: Path) -> list[str]:
-    """The export with the load times taken out (a rerun loads the same facts at another time)."""
-    out = io.StringIO()
-    with Brain.open(db, read_only=True) as brain:
-        brain.export(out)
-    # (in conflict records too: when confidences were adjusted)
-    return sorted(_STAMP.sub("<time>", line) for line in out.getvalue().splitlines())
-
-
-_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|\+00:00)?")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +41,6 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     big = write_jsonl(root / "new.jsonl", new)
     done = root / "done.kuzu"
     shutil.copy(db, done)
-    started = time.monotonic()
     subprocess.run(
         [sys.executable, "-m", "kgbrain", "--db", str(done), "load", str(big)], check=True, capture_output=True
     )
@@ -67,86 +49,42 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         "file": big,
         "before": normalised_export(db),
         "after": normalised_export(done),
-        "seconds": time.monotonic() - started,
     }
 
 
-def _work(db: Path) -> Path:
-    return db.with_name(db.name + WORK_SUFFIX)
+KILL_POINTS = [
+    "as Kùzu opens the database",
+    "once the working copy is open",
+    "as the write-ahead log is written",
+    "right after the write-ahead log is complete",
+    "right after the swap",
+    "as Kùzu reopens the swapped database",
+]
 
 
-def wal_started(db: Path, _: float) -> bool:
-    wal = _work(db).with_name(_work(db).name + ".wal")
-    return wal.exists() and wal.stat().st_size > 0
+def kill_until_it_hits(command: list[str], db: Path, base: Path, point: str, tries: int = 3) -> Kill:
+    """Kill the write at `point`; if it ended before the kill (a short phase missed), start again from `base`."""
+    for _ in range(tries):
+        for old in db.parent.glob(db.name + "*"):
+            old.unlink()
+        shutil.copy(base, db)
+        kill = kill_at(command, db, point)
+        if not kill.ended_first:
+            break
+    return kill
 
 
-class WalComplete:
-    """The working copy's write-ahead log has stopped growing: the commit is written, the checkpoint runs."""
-
-    def __init__(self) -> None:
-        self.size = -1
-        self.since = 0.0
-
-    def __call__(self, db: Path, _: float) -> bool:
-        wal = _work(db).with_name(_work(db).name + ".wal")
-        size = wal.stat().st_size if wal.exists() else -1
-        now = time.monotonic()
-        if size != self.size:
-            self.size, self.since = size, now
-            return False
-        return size > 2**20 and now - self.since > 0.02
-
-
-class Swapped:
-    """The working copy has just replaced the database (the process is reopening it)."""
-
-    def __init__(self) -> None:
-        self.seen = False
-
-    def __call__(self, db: Path, _: float) -> bool:
-        exists = _work(db).exists()
-        self.seen |= exists
-        return self.seen and not exists
-
-
-def at_fraction(fraction: float) -> Callable[[dict[str, object]], Trigger]:
-    def make(states: dict[str, object]) -> Trigger:
-        seconds = float(states["seconds"])  # type: ignore[arg-type]
-        return lambda _db, elapsed: elapsed >= fraction * seconds
-
-    return make
-
-
-KILL_POINTS: dict[str, Callable[[dict[str, object]], Trigger]] = {
-    "as the log is written": lambda _: wal_started,
-    "right after the log is complete": lambda _: WalComplete(),
-    "right after the swap": lambda _: Swapped(),
-    "half-way through the run": at_fraction(0.5),
-}
-
-
-def kill_when(command: list[str], db: Path, trigger: Trigger) -> None:
-    """Run a kgbrain write and SIGKILL it the moment `trigger(db, seconds since start)` holds (or it ended)."""
-    started = time.monotonic()
-    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as child:
-        while child.poll() is None and not trigger(db, time.monotonic() - started):
-            time.sleep(0.001)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-
-
-@pytest.mark.parametrize("point", list(KILL_POINTS))
+@pytest.mark.parametrize("point", KILL_POINTS)
 def test_a_killed_load_leaves_before_or_after_and_a_rerun_completes(
     states: dict[str, object], tmp_path: Path, point: str
 ) -> None:
     db = tmp_path / "kb.kuzu"
-    shutil.copy(states["db"], db)  # type: ignore[arg-type]
-    trigger = KILL_POINTS[point](states)
     command = [sys.executable, "-m", "kgbrain", "--db", str(db), "load", str(states["file"])]
-    kill_when(command, db, trigger)
+    kill = kill_until_it_hits(command, db, states["db"], point)  # type: ignore[arg-type]
+    assert not kill.ended_first, f"{kill}: never caught it running"
     state = normalised_export(db)
-    assert state in (states["before"], states["after"]), f"killed {point}: the KB is neither before nor after"
+    assert state in (states["before"], states["after"]), f"{kill}: the KB is neither before nor after"
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert normalised_export(db) == states["after"]
-    assert not list(tmp_path.glob("kb.kuzu" + WORK_SUFFIX + "*"))
+    assert done.returncode == 0, f"{kill}: the rerun failed: {done.stderr}"
+    assert normalised_export(db) == states["after"], f"{kill}: the rerun did not give the KB after the load"
+    assert not list(tmp_path.glob("kb.kuzu" + WORK_SUFFIX + "*")), f"{kill}: the rerun left the working copy"

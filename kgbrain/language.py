@@ -212,6 +212,15 @@ def inflect_phrase(phrase: str, case: str) -> str:
     form = head.inflect({case, number})
     if form is not None:
         out[head_at] = _match_case(tokens[head_at], form.word)
+    # A person's name declines whole (Чарльз Шеррингтон -> Чарльзом Шеррингтоном): after a first name, the
+    # capitalised words are its surname (unknown surnames are declined as the nouns they look like). Other words
+    # after the head are usually a genitive that stays (клетка Пуркинье, обработка информации).
+    if "Name" in head.tag.grammemes:
+        for i in range(head_at + 1, len(tokens)):
+            part = _noun_parse(tokens[i].lower()) if tokens[i][:1].isupper() else None
+            declined = part.inflect({case, number}) if part is not None else None
+            if declined is not None:
+                out[i] = _match_case(tokens[i], declined.word)
     for i in range(head_at):
         token = tokens[i]
         adj = next((p for p in _morph().parse(token.lower()) if p.tag.POS in ("ADJF", "PRTF")), None)

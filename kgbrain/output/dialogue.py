@@ -48,6 +48,10 @@ PREDICATE_WORDS: dict[str, dict[str, str]] = {
         "surrounds": "окружает",
         "protects_against": "защищает от",
         "precedes": "предшествует",
+        "named_by": "назван",
+        "discovered_by": "открыт",
+        "invented_by": "изобретён",
+        "described_by": "описан",
     },
     "en": {
         "is_a": "is a",
@@ -60,6 +64,10 @@ PREDICATE_WORDS: dict[str, dict[str, str]] = {
         "important_for": "is important for",
         "depends_on": "depends on",
         "located_in": "is located in",
+        "named_by": "was named by",
+        "discovered_by": "was discovered by",
+        "invented_by": "was invented by",
+        "described_by": "was described by",
         "involved_in": "is involved in",
         "protects_against": "protects against",
         "disjoint_with": "is disjoint with",
@@ -101,8 +109,14 @@ _RU_GOVERNS: dict[str, str] = {
     "surrounds": "accs",
     "protects_against": "gent",
     "precedes": "datv",
+    "named_by": "ablt",
+    "discovered_by": "ablt",
+    "invented_by": "ablt",
+    "described_by": "ablt",
 }
-_RU_AGREES = frozenset({"связан", "соединён", "важен", "похож", "равнозначен"})
+_RU_AGREES = frozenset(
+    {"связан", "соединён", "важен", "похож", "равнозначен", "назван", "открыт", "изобретён", "описан"}
+)
 PREDICATE_WORDS["ru"].update(
     {
         "disjoint_with": "не пересекается с",
@@ -204,6 +218,7 @@ _T: dict[str, dict[str, str]] = {
         "no_answer": "Не знаю: в базе знаний нет сведений, чтобы ответить на этот вопрос.",
         "dont_know_check": "Не знаю: из базы знаний не следует ни «{x}», ни обратное (проверено: {checked}).",
         "dont_know_value": "Не знаю: в базе знаний нет значения «{a}» для «{x}» (проверено: {checked}).",
+        "dont_know_wh": "Не знаю: в базе знаний нет ответа на вопрос «{q}» (проверено: {checked}).",
         "dont_know_norm": "Не знаю: в базе знаний нет нормы о том, можно ли {v} «{x}» (проверено: {checked}).",
         "no_analogy": "Не знаю: структурного сходства между «{x}» и «{y}» не найдено.",
         "know_but_not": "Я знаю {known}, но не знаю «{x}».",
@@ -255,6 +270,7 @@ _T: dict[str, dict[str, str]] = {
         "dont_know_check": "I don't know: the knowledge base implies neither '{x}' nor its opposite "
         "(checked: {checked}).",
         "dont_know_value": "I don't know the {a} of {x}: no stored value (checked: {checked}).",
+        "dont_know_wh": "I don't know: nothing in the knowledge base answers '{q}' (checked: {checked}).",
         "dont_know_norm": "I don't know: no norm in the knowledge base says whether to {v} {x} (checked: {checked}).",
         "no_analogy": "I don't know: I found no structural similarity between {x} and {y}.",
         "know_but_not": "I know {known} but not '{x}'.",
@@ -564,6 +580,8 @@ def _no_value(answer: Answer, lang: str) -> str:
     t = _T[lang]
     a = _label(answer, d["attribute"]) if d["attribute"] in answer.labels else str(d["attribute"]).replace("_", " ")
     checked = ", ".join(str(c) for c in d.get("checked", [])) or "—"
+    if d.get("wh"):
+        return t["dont_know_wh"].format(q=answer.question.strip().rstrip("?").strip(), checked=checked)
     return t["dont_know_value"].format(a=a, x=_label(answer, d["subject"]), checked=checked)
 
 
@@ -590,7 +608,12 @@ def _members(answer: Answer, lang: str) -> str:
 
 
 def _list(answer: Answer, lang: str) -> str:
-    items = [f"{_label(answer, s)} {_verb(p, lang)} {_label(answer, o)}" for s, p, o in answer.data["facts"]]
+    # Through `phrase`: the object in the case its verb governs («потребляет энергию»); two facts that read the
+    # same (the same statement from two sources) are said once.
+    items = dict.fromkeys(
+        f"{_label(answer, s)} {phrase(p, _label(answer, o), lang, subject=_label(answer, s))}"
+        for s, p, o in answer.data["facts"]
+    )
     return _cap("; ".join(items)) + "."
 
 

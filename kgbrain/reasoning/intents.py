@@ -320,7 +320,13 @@ class IntentAnswers:
         facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
         facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
         if not facts:
-            data = {"kind": "no_value", "subject": target, "attribute": q.verb, "checked": sorted(predicates)}
+            data = {
+                "kind": "no_value",
+                "subject": target,
+                "attribute": q.verb,
+                "checked": sorted(predicates),
+                "wh": True,  # "Who discovered the neuron?": said with the question, not as "the discovered of"
+            }
             return self._finish(q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (target,), action="no_answer")
         facts.sort(key=lambda e: (-e.confidence, e.fact_id))
         facts = facts[:MAX_LISTED]

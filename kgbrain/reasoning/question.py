@@ -29,6 +29,7 @@ class Intent(str, Enum):
     PART_OF = "part_of"  # Является ли X частью Y? / Is X part of Y?
     CAN = "can"  # Может ли X Y? / Can X Y?
     CAUSAL = "causal"  # Вызывает ли X Y? / Does X cause (lead to, prevent, enable) Y?
+    DOES = "does"  # Потребляет ли X Y? / Does X consume Y? (a stated relation named by its verb; «Делится ли X?»: can)
     VALUE = "value"  # Каков P у X? / What is the P of X?
     VALUE_CHECK = "value_check"  # Равен ли P X V? / Is the P of X V? (yes or no about a stated value)
     COUNT = "count"  # Сколько …? / How many …?
@@ -45,7 +46,9 @@ class Intent(str, Enum):
 
 
 # The intents answered yes or no: the reasoner's decision is the answer.
-YES_NO = frozenset({Intent.IS_A, Intent.HAS_PROPERTY, Intent.HAS, Intent.PART_OF, Intent.CAN, Intent.CAUSAL})
+YES_NO = frozenset(
+    {Intent.IS_A, Intent.HAS_PROPERTY, Intent.HAS, Intent.PART_OF, Intent.CAN, Intent.CAUSAL, Intent.DOES}
+)
 # The verb of a causal yes/no question -> the predicate it asks about (by prefix, both languages).
 CAUSAL_VERBS: tuple[tuple[str, str], ...] = (
     ("caus", "causes"),
@@ -160,6 +163,7 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.VALUE, r"^(?:каков[аоы]?|как(?:ой|ая|ое|ие)|чему\s+равн(?:ы|а|о|ен))\s+(?P<s>.+)$"),
     (Intent.WH, r"^(?:кто|что)\s+(?P<v>\S+)\s+(?P<o>.+)$"),
     (Intent.WHY, r"^(?:почему|зачем|отчего)\s+(?P<s>.+)$"),
+    (Intent.DOES, r"^(?P<v>\S+(?:[еёо]т|[иую]т|[ая]т|[её]тся|ится|[ую]тся|[ая]тся))\s+ли\s+(?P<s>.+)$"),
     (Intent.IS_A, r"^(?P<o>\S+)\s+ли\s+(?P<s>.+)$"),
     (Intent.IS_A, r"^(?P<s>.+?)\s+(?:—|-|это)\s+(?:это\s+)?(?P<o>.+?)(?:\s+ли)?$"),
     # English
@@ -195,6 +199,8 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
         r"^(?:is\s+it\s+(?:required|necessary|mandatory|obligatory)\s+to|must\s+(?:i|we|one|you))\s+"
         r"(?P<v>\S+)\s+(?P<s>.+)$",
     ),
+    # "Was the synapse named by Sherrington?": the passive verb names the predicate (named -> named_by)
+    (Intent.DOES, rf"^(?:is|are|was|were)\s+{_A}(?P<s>.+?\s+by\s+.+?)$"),
     (Intent.PART_OF, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:a\s+)?part\s+of\s+{_A}(?P<o>.+)$"),
     (Intent.ANALOGY, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:like|similar\s+to|analogous\s+to)\s+{_A}(?P<o>.+)$"),
     (Intent.COUNT, r"^how\s+many\s+(?P<s>.+)$"),
@@ -214,9 +220,12 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
         rf"\s+{_A}(?P<o>.+)$",
     ),
     (Intent.CAN, rf"^(?:can|could)\s+{_A}(?P<s>.+?)\s+(?P<o>.+)$"),
+    (Intent.DOES, rf"^(?:does|do|did)\s+{_A}(?P<s>.+)$"),
+    (Intent.WH, rf"^(?:what|who)\s+(?:is|are)\s+(?P<v>located|found|situated)\s+(?:in|at|on)\s+{_A}(?P<o>.+)$"),
     (Intent.DEFINE, rf"^(?:what|who)\s+(?:is|are)\s+{_A}(?P<s>.+)$"),
     (Intent.DEFINE, rf"^(?:define|describe|tell\s+me\s+about|explain)\s+{_A}(?P<s>.+)$"),
     (Intent.WH, r"^which\s+(?P<s>.+?)\s+(?P<v>\S+)$"),
+    (Intent.WH, rf"^(?:who|what)\s+(?:does|do|did)\s+{_A}(?P<o>.+?)\s+(?P<v>\S+)$"),  # What does a neuron transmit?
     (Intent.WH, rf"^(?:who|what)\s+(?P<v>\S+)\s+{_A}(?P<o>.+)$"),
     (Intent.WHY, r"^why\s+(?P<s>.+)$"),
 )

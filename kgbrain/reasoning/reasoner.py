@@ -466,6 +466,7 @@ class Reasoner(IntentAnswers):
             Intent.PART_OF: self._yes_no,
             Intent.CAN: self._yes_no,
             Intent.CAUSAL: self._yes_no,
+            Intent.DOES: self._yes_no,
             Intent.WHY: self._why,
             Intent.CAUSES: self._causal_list,
             Intent.EFFECTS: self._causal_list,
@@ -557,7 +558,9 @@ class Reasoner(IntentAnswers):
 
     def _yes_no(self, q: Question) -> Answer:
         s, o = q.concepts[0], q.concepts[-1]
-        predicate = YES_NO_PREDICATES.get(q.intent.value) or causal_predicate(q.verb)
+        predicate = YES_NO_PREDICATES.get(q.intent.value) or (
+            q.verb if q.intent is Intent.DOES else causal_predicate(q.verb)
+        )
         check = self.decide([Claim(s, predicate, o)])[0]
         claimed = predicate
         if predicate == "is_a" and self._concepts([s])[s].get("kind") == "individual":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from kgbrain.language import lemma, stem
@@ -128,7 +128,8 @@ _HARMLESS = frozenset(
     {"really", "actually", "also", "always", "usually", "typically", "generally", "indeed", "truly", "still", "ever"}
     | {"действительно", "всегда", "обычно", "также", "тоже", "вообще", "всё-таки", "все-таки"}
 )
-# Verbs of wh-questions whose predicate is not the verb itself, by prefix (Russian) or form (English).
+# Verbs whose predicate is not the verb itself (every Russian verb: predicates are English ids), by prefix (Russian)
+# or form (English); wh-questions and "Does X V Y?" read them.
 _RU_WH_VERBS: dict[str, tuple[str, ...]] = {
     "назва": ("named_by",),
     "откры": ("discovered_by",),
@@ -151,6 +152,20 @@ _RU_WH_VERBS: dict[str, tuple[str, ...]] = {
     "содерж": ("contains",),
     "защища": ("protects", "protects_against"),
     "поддерж": ("supports",),
+    "потребл": ("consumes",),
+    "провод": ("conducts",),
+    "переда": ("transmits",),
+    "принима": ("receives",),
+    "получа": ("receives",),
+    "обрабатыва": ("processes",),
+    "использ": ("uses",),
+    "хран": ("stores",),
+    "окружа": ("surrounds",),
+    "предшеству": ("precedes",),
+    "взаимодейству": ("interacts_with",),
+    "завис": ("depends_on",),
+    "участву": ("involved_in",),
+    "выполня": ("performs",),
 }
 _EN_WH_VERBS: dict[str, tuple[str, ...]] = {
     "located": ("located_in",),
@@ -167,6 +182,8 @@ def understand(r: Reasoner, q: Question) -> Question:
         StoreError: the store failed.
     """
     intent = q.intent
+    if intent is Intent.DOES:
+        return _understand_does(r, q)
     if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION, Intent.COMPARE):
         (s, o), leftovers = _pair(r, q.subject, q.object)
         missing = tuple(
@@ -199,6 +216,61 @@ def understand(r: Reasoner, q: Question) -> Question:
         return q.with_links(intent, (subject,) if subject else (), () if subject else (q.subject,))
     named = list(dict.fromkeys(m.concept for m in r.linker.mentions(q.subject)))
     return q.with_links(Intent.UNKNOWN, tuple(named), ())
+
+
+def _understand_does(r: Reasoner, q: Question) -> Question:
+    """ "Does a neuron consume energy?" / «Потребляет ли нейрон энергию?»: the verb names a stored predicate;
+    "Do glial cells divide?" / «Делится ли глиальная клетка?» asks what "Can glial cells divide?" asks."""
+    found = verb_statement(r, q.subject, q.verb, q.language)
+    if found is None:
+        text = f"{q.verb} {q.subject}".strip()
+        mentions = r.linker.mentions(text)
+        named = tuple(dict.fromkeys(m.concept for m in mentions))
+        rest = " ".join(w for w in _uncovered(text, mentions).split() if w.lower() not in _STOP)
+        return q.with_links(Intent.DOES, named, (rest or text,))
+    subject, predicate, obj = found
+    if predicate == "can":
+        return replace(q, intent=Intent.CAN, verb="").with_links(Intent.CAN, (subject, obj), ())
+    return replace(q, verb=predicate).with_links(Intent.DOES, (subject, obj), ())
+
+
+def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[str, str, str] | None:
+    """(subject, predicate, object) of "neuron consume energy" (the verb inside `text`) or of «нейрон энергию»
+    with `verb` «потребляет»: the verb must name a stored predicate and the words around it whole concepts. With no
+    object the verb names an ability: "glial cells divide" -> (glial_cell, can, cell_division)."""
+    words = text.split()
+    if verb:
+        splits = [(words[:i], verb, words[i:]) for i in range(len(words), 0, -1)]
+    else:
+        splits = [(words[:i], words[i], words[i + 1 :]) for i in range(1, len(words))]
+    for left, v, right in splits:
+        subject = _whole(r, " ".join(left))
+        if subject is None:
+            continue
+        if not right:
+            ability = r.linker.lookup(v) or next((c for f in _infinitives(v) if (c := r.linker.lookup(f))), None)
+            if ability is not None:
+                return subject, "can", ability
+            continue
+        passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
+        obj = _whole(r, " ".join(right[1:] if passive else right))
+        predicates = sorted(wh_predicates(v, language, r.graph()))
+        if obj is None or not predicates:
+            continue
+        # named_by is read "X named by Y" when passive, and "Y named X" turned round when active.
+        chosen = next((p for p in predicates if p.endswith("_by") == passive), predicates[0])
+        if chosen.endswith("_by") and not passive:
+            return obj, chosen, subject
+        return subject, chosen, obj
+    return None
+
+
+def _whole(r: Reasoner, text: str) -> str | None:
+    """The concept a whole slot text names (an ambiguous name names none)."""
+    name = bare(text)
+    if not name or r.linker.ambiguous(name):
+        return None
+    return r.linker.lookup(name)
 
 
 def bare(text: str) -> str:

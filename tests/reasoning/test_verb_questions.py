@@ -1,0 +1,108 @@
+"""Questions whose verb names a stored relation: "Does a neuron consume energy?", «Потребляет ли нейрон энергию?»,
+"Do glial cells divide?", "Was the synapse named by Sherrington?", "What does a neuron transmit?", "What is
+located in the spinal cord?".
+
+Before, "Does X V Y?" was "I could not tell what the question asks", «V ли X Y?» was read as "Is X a V?", "What
+does X V?" said "I know 'neuron' but not 'does'", and "What is located in X?" was answered with X's definition.
+The verb is matched against the knowledge base's own predicates, so any relation it stores can be asked about;
+the yes/no is the reasoner's decision (`decide`, as verify decides the structured claim).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kgbrain.api import Brain
+from kgbrain.language import inflect_phrase
+from kgbrain.reasoning.deductive import Claim
+from kgbrain.reasoning.question import Intent, parse_question
+from kgbrain.reasoning.trace import Outcome
+
+# (question, the claim it asks about, the outcome)
+CASES = [
+    ("Does a neuron consume energy?", ("neuron", "consumes", "energy"), Outcome.SUPPORTED),
+    ("Do neurons transmit action potentials?", ("neuron", "transmits", "action_potential"), Outcome.SUPPORTED),
+    ("Does a glial cell transmit action potentials?", ("glial_cell", "transmits", "action_potential"), Outcome.REFUTED),
+    ("Does a glial cell support neurons?", ("glial_cell", "supports", "neuron"), Outcome.SUPPORTED),
+    ("Does a neuron support glial cells?", ("neuron", "supports", "glial_cell"), Outcome.UNKNOWN),
+    ("Do glial cells divide?", ("glial_cell", "can", "cell_division"), Outcome.SUPPORTED),
+    ("Do neurons divide?", ("neuron", "can", "cell_division"), Outcome.REFUTED),
+    ("Was the synapse named by Sherrington?", ("synapse", "named_by", "charles_sherrington"), Outcome.SUPPORTED),
+    ("Did Sherrington name the synapse?", ("synapse", "named_by", "charles_sherrington"), Outcome.SUPPORTED),
+    ("Потребляет ли нейрон энергию?", ("neuron", "consumes", "energy"), Outcome.SUPPORTED),
+    ("Передаёт ли глиальная клетка потенциал действия?", ("glial_cell", "transmits", "action_potential"),
+     Outcome.REFUTED),
+    ("Поддерживает ли глия нейроны?", ("glial_cell", "supports", "neuron"), Outcome.SUPPORTED),
+    ("Делится ли глиальная клетка?", ("glial_cell", "can", "cell_division"), Outcome.SUPPORTED),
+    ("Делятся ли нейроны?", ("neuron", "can", "cell_division"), Outcome.REFUTED),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "claim", "outcome"), CASES, ids=[c[0] for c in CASES])
+def test_the_verb_names_the_relation_and_the_answer_is_the_decision(
+    demo: Brain, question: str, claim: tuple[str, str, str], outcome: Outcome
+) -> None:
+    answer = demo.reasoner.ask(question)
+    d = answer.data
+    assert (d["subject"], d["predicate"], d["object"]) == claim
+    assert answer.outcome is outcome
+    assert demo.reasoner.decide([Claim(*claim)])[0].outcome is outcome
+
+
+def test_a_negated_verb_question_asks_the_positive_statement(demo: Brain) -> None:
+    q = parse_question("Doesn't a neuron consume energy?")
+    assert (q.intent, q.polarity) == (Intent.DOES, False)
+    assert demo.ask("Doesn't a neuron consume energy?").text.startswith("Yes, neuron consumes energy.")
+
+
+def test_the_answer_says_the_relation_in_each_language(demo: Brain) -> None:
+    assert demo.ask("Does a neuron consume energy?").text.startswith("Yes, neuron consumes energy.")
+    assert demo.ask("Потребляет ли нейрон энергию?").text.startswith("Да, нейрон потребляет энергию.")
+    assert demo.ask("Was the synapse named by Sherrington?").text.startswith(
+        "Yes, synapse was named by Charles Sherrington."
+    )
+
+
+def test_a_verb_the_knowledge_base_does_not_store_is_named(demo: Brain) -> None:
+    answer = demo.reasoner.ask("Does a neuron eat energy?")
+    assert answer.data["kind"] == "unknown_concept"
+    assert answer.data["missing"] == ["eat"]
+    assert set(answer.data["known"]) == {"neuron", "energy"}
+
+
+def test_a_russian_adjective_question_is_still_read_as_class_membership() -> None:
+    assert parse_question("Кислый ли Макс?").intent is Intent.IS_A
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What does a neuron transmit?", "neuron transmits action potential"),
+        ("What do neurons consume?", "Neuron consumes energy."),
+        ("What is located in the spinal cord?", "motor neuron is located in spinal cord"),
+        ("Что потребляет нейрон?", "Нейрон потребляет энергию."),
+        ("Что находится в спинном мозге?", "мотонейрон находится в спинном мозге"),
+        ("Кто назвал синапс?", "Синапс назван Чарльзом Шеррингтоном."),
+    ],
+)
+def test_wh_questions_with_a_verb_list_the_stated_facts(demo: Brain, question: str, expected: str) -> None:
+    answer = demo.reasoner.ask(question)
+    assert answer.data["kind"] == "list"
+    assert expected in demo.ask(question).text
+
+
+def test_facts_that_read_the_same_are_listed_once(demo: Brain) -> None:
+    text = demo.ask("What does a neuron transmit?").text
+    assert text.count("neuron transmits signal;") <= 1
+
+
+def test_a_wh_question_nothing_answers_is_said_with_the_question(demo: Brain) -> None:
+    assert demo.ask("Who discovered the neuron?").text.startswith(
+        "I don't know: nothing in the knowledge base answers 'Who discovered the neuron'"
+    )
+
+
+def test_a_person_s_name_declines_whole() -> None:
+    assert inflect_phrase("Чарльз Шеррингтон", "ablt") == "Чарльзом Шеррингтоном"
+    assert inflect_phrase("Иван Павлов", "gent") == "Ивана Павлова"
+    assert inflect_phrase("клетка Пуркинье", "ablt") == "клеткой Пуркинье"  # a genitive after a noun stays

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kgbrain.errors import InputError
-from kgbrain.ingest.claims import Claim, ClaimError, claim_from_row, count_claims, read_claims
+from kgbrain.ingest.claims import Claim, ClaimError, checked_claim, claim_from_row, count_claims, read_claims
 from kgbrain.reasoning.claims import parse_claim_sentence
 from kgbrain.reasoning.verify import claim_statement
 
@@ -128,3 +130,34 @@ def test_row_polarity_combines_with_the_sentence_negation() -> None:
     message = claim_statement(Claim("a", text="blah", line=7))
     assert isinstance(message, str)
     assert message.startswith("line 7: cannot read 'blah' as a claim")
+
+
+_cells = st.one_of(
+    st.none(),
+    st.sampled_from(["", " ", "neuron", " cell ", "is_a", "has_property", "Not A Predicate", "x1", "true", "en"]),
+    st.text(max_size=6),
+    st.integers(-2, 2),
+    st.booleans(),
+    st.lists(st.text(max_size=2), max_size=1),
+)
+_rows = st.dictionaries(
+    st.sampled_from(["id", "subject", "predicate", "object", "value", "unit", "polarity", "text", "lang", "kind"]),
+    _cells,
+    max_size=9,
+)
+
+
+@given(_rows, st.integers(0, 9))
+def test_the_usual_row_shortcut_reads_every_row_as_the_field_checks_do(row: dict[str, object], line: int) -> None:
+    assert claim_from_row(row, line) == checked_claim(row, line)
+
+
+@given(
+    st.sampled_from(["q1", " q1 ", ""]),
+    st.sampled_from(["c1", " c 2 ", "", " "]),
+    st.sampled_from(["is_a", " has_property", "Is A", ""]),
+    st.sampled_from(["c3", "x ", ""]),
+)
+def test_the_shortcut_on_rows_it_takes(ident: str, s: str, p: str, o: str) -> None:
+    row = {"id": ident, "subject": s, "predicate": p, "object": o, "kind": "isa_true"}
+    assert claim_from_row(row, 3) == checked_claim(row, 3)

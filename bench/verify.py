@@ -255,7 +255,7 @@ def peer_main(kind: str, work: Path, sample: int) -> None:
                 else:
                     holders.setdefault((p, o), set()).add(s)
         start = time.perf_counter() - t0
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for s, p, o in claims:
             if p in HIERARCHY:
                 yes += bool(s in up and o in up and s != o and nx.has_path(up, s, o))
@@ -272,15 +272,17 @@ def peer_main(kind: str, work: Path, sample: int) -> None:
             store = ox.Store(str(work / "oxigraph"))
         start = time.perf_counter() - t0
         up_path = f"({iri('is_a')}|{iri('instance_of')})"
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for s, p, o in claims:
             if p in HIERARCHY:
                 q = f"ASK {{ {iri(s)} {up_path}+ {iri(o)} }}"
             else:
                 q = f"ASK {{ {iri(s)} {up_path}* ?c . ?c {iri(p)} {iri(o)} }}"
             yes += bool(store.query(q))
-    seconds = time.perf_counter() - t
-    print(json.dumps({"start": start, "rate": len(claims) / max(seconds, 1e-9), "yes": yes, "n": len(claims)}))
+    seconds, cpu = time.perf_counter() - t, time.process_time() - c
+    rate, cpu_rate = len(claims) / max(seconds, 1e-9), len(claims) / max(cpu, 1e-9)
+    out = {"start": start, "rate": rate, "yes": yes, "n": len(claims), "cpu_rate": cpu_rate}
+    print(json.dumps(out))
 
 
 def kgbrain_main(db: Path, claims: Path, out: Path, workers: int) -> None:
@@ -302,12 +304,23 @@ def kgbrain_main(db: Path, claims: Path, out: Path, workers: int) -> None:
 def cli_run(db: Path, claims: Path, out: Path, workers: int) -> tuple[float, dict[str, Any]]:
     """`kgbrain --db DB verify CLAIMS -o OUT --workers N` in a new process, as a user runs it: wall time, and the
     process's CPU seconds and peak RSS (its workers included) from wait4, verdict counts from its summary."""
-    args = [sys.executable, "-m", "kgbrain", "--db", str(db), "verify", str(claims), "-o", str(out)]
-    args += ["--workers", str(workers)]
+    args = ["-m", "kgbrain", "--db", str(db), "verify", str(claims), "-o", str(out), "--workers", str(workers)]
+    wall, cpu, rss, text = run_process(args)
+    counts = {}
+    for line in text.splitlines():
+        kind, _, n = line.partition(" ")
+        if kind.isupper() and n.strip().replace(",", "").isdigit():
+            counts[kind] = int(n.strip().replace(",", ""))
+    return wall, {"counts": counts, "cpu": cpu, "rss": rss, "load": os.getloadavg()[0]}
+
+
+def run_process(args: list[str]) -> tuple[float, float, float, str]:
+    """Run this Python with `args`: wall seconds, CPU seconds and peak RSS in MB (from wait4: the process itself and
+    the children it waited for), and its standard output; a failure stops the bench with its error output."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         t = time.perf_counter()
-        proc = subprocess.Popen(args, stdout=stdout, stderr=stderr)
-        _, status, usage = os.wait4(proc.pid, 0)  # this process's own usage, its workers included
+        proc = subprocess.Popen([sys.executable, *args], stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t
         proc.returncode = os.waitstatus_to_exitcode(status)
         stdout.seek(0)
@@ -315,14 +328,7 @@ def cli_run(db: Path, claims: Path, out: Path, workers: int) -> tuple[float, dic
         text, errors = stdout.read().decode(), stderr.read().decode()
     if proc.returncode != 0:
         sys.exit(f"{' '.join(args)} failed:\n{errors}")
-    counts = {}
-    for line in text.splitlines():
-        kind, _, n = line.partition(" ")
-        if kind.isupper() and n.strip().replace(",", "").isdigit():
-            counts[kind] = int(n.strip().replace(",", ""))
-    cpu = usage.ru_utime + usage.ru_stime
-    rss = usage.ru_maxrss / 1024  # peak, in MB (Linux reports KiB)
-    return wall, {"counts": counts, "cpu": cpu, "rss": rss, "load": os.getloadavg()[0]}
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text  # Linux reports KiB
 
 
 def _children_cpu() -> float:
@@ -336,12 +342,9 @@ def _note(res: dict[str, Any]) -> str:
 
 
 def subprocess_json(args: list[str]) -> tuple[float, dict[str, Any]]:
-    t = time.perf_counter()
-    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - t
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(args)} failed:\n{done.stderr}")
-    return wall, json.loads(done.stdout.strip().splitlines()[-1])
+    """Run this Python with `args`: wall seconds and the JSON it prints last, with its CPU seconds (`process_cpu`)."""
+    wall, cpu, _, text = run_process(args)
+    return wall, {**json.loads(text.strip().splitlines()[-1]), "process_cpu": cpu}
 
 
 def show(row: Row) -> None:
@@ -408,8 +411,11 @@ def bench_kb(name: str, work: Path, claims: int, sample: int, rows: list[Row]) -
         wall, res = subprocess_json([__file__, "--peer", kind, str(work), str(sample)])
         start = wall - res["n"] / res["rate"]  # the whole process but its sampled claims
         total = start + claims / res["rate"]  # process start-up and load + every claim at the sampled rate
+        # The same estimate in CPU seconds: the whole process but its sampled claims, + every claim at the CPU rate.
+        cpu = res["process_cpu"] - res["n"] / res["cpu_rate"] + claims / res["cpu_rate"]
         load = os.getloadavg()[0]
-        note = f"start {start:.2f} s, {res['rate']:,.0f}/s on {res['n']:,}, {res['yes']:,} yes, load {load:.1f}"
+        note = f"start {start:.2f} s, {res['rate']:,.0f}/s on {res['n']:,}, {res['yes']:,} yes, CPU {cpu:.2f} s, "
+        note += f"load {load:.1f}"
         rows.append((name, label, claims, total, note))
         show(rows[-1])
 

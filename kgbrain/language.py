@@ -2,8 +2,9 @@
 
 Built on maintained libraries instead of hand-written suffix lists:
 - `snowballstemmer` (Snowball Russian and English stemmers) for matching: "нейронами" and "нейрон", "tumpuses"
-  and "tumpus" share a stem. Only the two stemmer modules are imported (the package's `stemmer()` factory
-  imports all thirty languages).
+  and "tumpus" share a stem. Imported at the first stem: importing even one stemmer module runs the package's
+  `__init__`, which imports all thirty languages (~15 ms, a tenth of a verification process's start-up, which
+  never stems: claims name concepts by id).
 - `pymorphy3` (OpenCorpora dictionary) for Russian lemmas and for generating grammatical Russian: the object of a
   verb in the case the verb governs («потребляет энергию», «является элементом обработки информации»), short
   adjectives agreeing with the subject («важна для»), and a deverbal noun turned into the infinitive after «может»
@@ -22,9 +23,6 @@ import re
 import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
-
-from snowballstemmer.english_stemmer import EnglishStemmer
-from snowballstemmer.russian_stemmer import RussianStemmer
 
 from kgbrain.knowledge import normalize_term
 
@@ -101,18 +99,22 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOP_WORDS and len(w) > 1]
 
 
-_RU_STEMMER = RussianStemmer()
-_EN_STEMMER = EnglishStemmer()
+@lru_cache(maxsize=1)
+def _stemmers() -> tuple[Any, Any]:
+    from snowballstemmer.english_stemmer import EnglishStemmer
+    from snowballstemmer.russian_stemmer import RussianStemmer
+
+    return RussianStemmer(), EnglishStemmer()
 
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Snowball stem of one normalised word, Russian or English by its script."""
     if _CYRILLIC.search(word):
-        return str(_RU_STEMMER.stemWord(word))
+        return str(_stemmers()[0].stemWord(word))
     if word.isdigit():
         return word
-    return str(_EN_STEMMER.stemWord(word))
+    return str(_stemmers()[1].stemWord(word))
 
 
 def stem_key(text: str) -> str:

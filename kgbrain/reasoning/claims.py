@@ -8,7 +8,9 @@ same way.
 
 A value statement ("The resting potential of a neuron is -70 mV", «Потенциал покоя нейрона равен -70 мВ»)
 comes back with the predicate `ATTRIBUTE_PHRASE` and the attribute and its holder together as the subject
-("resting potential of a neuron"): only the knowledge base knows which words name the attribute.
+("resting potential of a neuron"): only the knowledge base knows which words name the attribute. A sentence with
+any other verb ("Neurons consume energy") is read by `parse_verb_sentence` as `VERB_PHRASE`: only the knowledge
+base knows which verbs name its relations.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ VALUE_TEXT = r"[-+\u2212]?\d[\d\u00a0 ]*(?:[.,]\d+)?(?:e[-+]?\d+)?(?:\s*[^\s\d]\
 # The predicate of a value statement whose attribute is still words (never a predicate name: those are
 # lower-case identifiers).
 ATTRIBUTE_PHRASE = "?attribute"
+# The predicate of a sentence no template reads ("Neurons consume energy", «Нейрон потребляет энергию»): the whole
+# statement is the subject, and the reasoner finds the verb among the knowledge base's predicates.
+VERB_PHRASE = "?verb"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +151,19 @@ def _term(words: str, lang: str) -> str:
     if lang == "en":
         words = _EN_ARTICLE.sub("", words)
     return words
+
+
+_EN_VERB_NOT = re.compile(r"^(?P<s>\S.*?)\s+(?:does|do|did)(?:\s+not|n[’']t)\s+(?P<o>\S.*)$", re.IGNORECASE)
+_RU_VERB_NOT = re.compile(r"^(?P<s>\S.*?)\s+не\s+(?P<o>\S.*)$", re.IGNORECASE)
+
+
+def parse_verb_sentence(text: str, lang: str | None = None) -> ClaimTriple | None:
+    """A sentence of two words or more as `VERB_PHRASE`, its negation taken out ("Glial cells do not divide" ->
+    "Glial cells divide", false); None for a single word."""
+    sentence = " ".join(text.strip().strip(_TRAILING).split())
+    lang = lang if lang in ("ru", "en") else detect_language(sentence)
+    m = (_RU_VERB_NOT if lang == "ru" else _EN_VERB_NOT).match(sentence)
+    statement = f"{m['s']} {m['o']}" if m else sentence
+    if len(statement.split()) < 2:
+        return None
+    return ClaimTriple(statement, VERB_PHRASE, "", m is None, lang, f"{lang}.verb")

@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from kgbrain.errors import AmbiguousConcept
-from kgbrain.language import display_name
+from kgbrain.errors import AmbiguousConcept, InputError
+from kgbrain.language import detect_language, display_name
 from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import associative, causal
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.analogical import Analogies, Analogy
 from kgbrain.reasoning.cache_files import read_cache
-from kgbrain.reasoning.claims import ATTRIBUTE_PHRASE
+from kgbrain.reasoning.claims import ATTRIBUTE_PHRASE, VERB_PHRASE
 from kgbrain.reasoning.closure import Hierarchy
 from kgbrain.reasoning.deductive import Claim, Deducer
 from kgbrain.reasoning.evidence import statement
@@ -39,7 +39,7 @@ from kgbrain.reasoning.question import Intent, Question, causal_predicate, parse
 from kgbrain.reasoning.reach import ReachIndex
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
-from kgbrain.reasoning.understanding import YES_NO_PREDICATES, link_attribute, understand
+from kgbrain.reasoning.understanding import YES_NO_PREDICATES, link_attribute, understand, verb_statement
 from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
 
@@ -248,7 +248,7 @@ class Reasoner(IntentAnswers):
             AmbiguousConcept: a name means concepts of several ontologies.
             StoreError: the store failed.
         """
-        names = {c[0] for c in claims if c[1] != ATTRIBUTE_PHRASE} | {c[2] for c in claims}
+        names = {c[0] for c in claims if c[1] not in (ATTRIBUTE_PHRASE, VERB_PHRASE)} | {c[2] for c in claims}
         linked = self.linker.lookup_many(sorted(names))
         out: list[Check | None] = []
         todo: list[Claim] = []
@@ -262,6 +262,11 @@ class Reasoner(IntentAnswers):
                     out.append(_unknown_check(subject, predicate, obj, polarity, missing, self.linker.suggest(missing)))
                     continue
                 todo.append(Claim(found[0], found[1], obj, polarity, literal=True))
+                where.append(len(out))
+                out.append(None)
+                continue
+            if predicate == VERB_PHRASE:  # "Neurons consume energy"
+                todo.append(self._verb_claim(subject, polarity))
                 where.append(len(out))
                 out.append(None)
                 continue
@@ -284,6 +289,21 @@ class Reasoner(IntentAnswers):
         for i, check in zip(where, self.decide(todo), strict=True):
             out[i] = check
         return [c for c in out if c is not None]
+
+    def _verb_claim(self, sentence: str, polarity: bool) -> Claim:
+        """The claim of a sentence whose verb names a stored relation (as "Does X V Y?" is read).
+
+        Raises:
+            InputError: no verb of the sentence names a relation between concepts it names.
+        """
+        found = verb_statement(self, sentence, "", detect_language(sentence))
+        if found is None:
+            raise InputError(
+                f"cannot read {sentence!r} as a claim; write it like 'X is a Y', 'X has Y', 'X can Y', 'X causes Y' "
+                "or with a verb the knowledge base stores a relation for (or 'X — это Y', 'X имеет Y', 'X может Y', "
+                "'X вызывает Y'), or give subject/predicate/object"
+            )
+        return Claim(*found, polarity)
 
     def decide(self, claims: Sequence[Claim]) -> list[Check]:
         """THE semantics of a statement about linked concepts: `check`, `check_many` and `ask`'s yes/no

@@ -243,13 +243,19 @@ def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[st
         splits = [(words[:i], verb, words[i:]) for i in range(len(words), 0, -1)]
     else:
         splits = [(words[:i], words[i], words[i + 1 :]) for i in range(1, len(words))]
+        # "The synapse was named by Sherrington": the auxiliary is no verb of its own
+        splits += [
+            (words[:i], words[i + 1], words[i + 2 :])
+            for i in range(1, len(words) - 3)
+            if words[i].lower() in _AUXILIARY and words[i + 2].lower() == "by"
+        ]
     for left, v, right in splits:
         subject = _whole(r, " ".join(left))
         if subject is None:
             continue
-        if not right:
+        if not right:  # "glial cells divide": the verb names an ability (a concept something `can`), not any concept
             ability = r.linker.lookup(v) or next((c for f in _infinitives(v) if (c := r.linker.lookup(f))), None)
-            if ability is not None:
+            if ability is not None and _is_ability(r, ability):
                 return subject, "can", ability
             continue
         passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
@@ -263,6 +269,14 @@ def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[st
             return obj, chosen, subject
         return subject, chosen, obj
     return None
+
+
+_AUXILIARY = frozenset({"is", "are", "was", "were"})
+
+
+def _is_ability(r: Reasoner, concept: str) -> bool:
+    g = r.graph()
+    return concept in g.index and any(e.predicate == "can" for e in g.into(concept))
 
 
 def _whole(r: Reasoner, text: str) -> str | None:

@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from kgbrain.errors import InputError, UnknownConcept
 from kgbrain.ingest.claims import Claim, ClaimError, ClaimLine, ClaimRow, claim_from_line
-from kgbrain.reasoning.claims import parse_claim_sentence
+from kgbrain.reasoning.claims import parse_claim_sentence, parse_verb_sentence
 from kgbrain.reasoning.trace import Check, Mode, Outcome, Step
 from kgbrain.store.protocol import GraphStore
 
@@ -295,7 +295,9 @@ def claim_statement(claim: Claim) -> Statement | str:
     """The statement a claim makes; for a sentence, read through the templates (an error text when none fits)."""
     if not claim.is_sentence:
         return (claim.subject or "", claim.predicate or "", claim.object or "", claim.polarity)
-    triple = parse_claim_sentence(claim.text or "", claim.lang)
+    # A sentence no template reads may still name a stored relation by its verb (the reasoner decides, or says it
+    # cannot read it).
+    triple = parse_claim_sentence(claim.text or "", claim.lang) or parse_verb_sentence(claim.text or "", claim.lang)
     where = f"line {claim.line}: " if claim.line else ""
     if triple is None:
         return (

@@ -94,6 +94,20 @@ CASES: list[tuple[str, str, tuple[str, str, str], str, str, str | None]] = [
      "Скорость проведения миелинизированного аксона составляет 50 м/с", NO, "ded.functional-value"),
     ("value-unstated-en", "Is the resting potential of a glial cell -70 mV?",
      ("glial_cell", "resting_potential", "-70 mV"), "The resting potential of a glial cell is -70 mV", UNKNOWN, None),
+    # Any stored relation, named by its verb (neuron consumes energy; glial_cell NOT transmits action_potential;
+    # synapse named_by charles_sherrington); with no object the verb names an ability (can cell_division)
+    ("verb-en", "Does a neuron consume energy?", ("neuron", "consumes", "energy"), "Neurons consume energy", YES,
+     "dir.fact"),
+    ("verb-ru", "Потребляет ли нейрон энергию?", ("neuron", "consumes", "energy"), "Нейрон потребляет энергию", YES,
+     "dir.fact"),
+    ("verb-negative-en", "Does a glial cell transmit action potentials?",
+     ("glial_cell", "transmits", "action_potential"), "Glial cells transmit action potentials", NO, "dir.fact"),
+    ("verb-passive-en", "Was the synapse named by Sherrington?", ("synapse", "named_by", "charles_sherrington"),
+     "The synapse was named by Sherrington", YES, "dir.fact"),
+    ("verb-ability-en", "Do neurons divide?", ("neuron", "can", "cell_division"), "Neurons divide", NO,
+     "ded.specificity-override"),
+    ("verb-ability-ru", "Делится ли глиальная клетка?", ("glial_cell", "can", "cell_division"),
+     "Глиальная клетка делится", YES, None),
 ]  # fmt: skip
 
 

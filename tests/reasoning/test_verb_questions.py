@@ -5,7 +5,8 @@ located in the spinal cord?".
 Before, "Does X V Y?" was "I could not tell what the question asks", «V ли X Y?» was read as "Is X a V?", "What
 does X V?" said "I know 'neuron' but not 'does'", and "What is located in X?" was answered with X's definition.
 The verb is matched against the knowledge base's own predicates, so any relation it stores can be asked about;
-the yes/no is the reasoner's decision (`decide`, as verify decides the structured claim).
+the yes/no is the reasoner's decision (`decide`, as verify decides the structured claim). A claim sentence with
+such a verb ("Neurons consume energy") is verified the same way (tests/reasoning/test_ask_verify_agreement.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 import pytest
 
 from kgbrain.api import Brain
+from kgbrain.errors import InputError
 from kgbrain.language import inflect_phrase
+from kgbrain.reasoning.claims import VERB_PHRASE, parse_verb_sentence
 from kgbrain.reasoning.deductive import Claim
 from kgbrain.reasoning.question import Intent, parse_question
 from kgbrain.reasoning.trace import Outcome
@@ -106,3 +109,35 @@ def test_a_person_s_name_declines_whole() -> None:
     assert inflect_phrase("Чарльз Шеррингтон", "ablt") == "Чарльзом Шеррингтоном"
     assert inflect_phrase("Иван Павлов", "gent") == "Ивана Павлова"
     assert inflect_phrase("клетка Пуркинье", "ablt") == "клеткой Пуркинье"  # a genitive after a noun stays
+
+
+@pytest.mark.parametrize(
+    ("sentence", "statement", "polarity"),
+    [
+        ("Neurons consume energy.", "Neurons consume energy", True),
+        ("Glial cells do not divide", "Glial cells divide", False),
+        ("A neuron doesn't eat energy", "A neuron eat energy", False),
+        ("Нейроны не делятся", "Нейроны делятся", False),
+        ("Нейрон потребляет энергию", "Нейрон потребляет энергию", True),
+    ],
+)
+def test_a_sentence_no_template_reads_keeps_its_words_and_loses_its_negation(
+    sentence: str, statement: str, polarity: bool
+) -> None:
+    triple = parse_verb_sentence(sentence)
+    assert triple is not None
+    assert (triple.subject, triple.predicate, triple.polarity) == (statement, VERB_PHRASE, polarity)
+    assert parse_verb_sentence("Neurons") is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "blah blah",
+        "Neuron cell",  # "cell" names a concept, but no ability: not "a neuron can cell"
+        "Neurons eat energy",  # both concepts known, the verb names no stored relation
+    ],
+)
+def test_a_sentence_whose_verb_names_no_relation_is_still_an_error(demo: Brain, sentence: str) -> None:
+    with pytest.raises(InputError, match="cannot read"):
+        demo.reasoner.check_many([(sentence, VERB_PHRASE, "", True)])

@@ -38,7 +38,7 @@ from kgbrain.knowledge import Authority, Fact
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retriever
-from kgbrain.reasoning.claims import parse_claim_sentence
+from kgbrain.reasoning.claims import parse_claim_sentence, parse_verb_sentence
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -255,10 +255,13 @@ def check_claims(
     for sentence in (s.strip() for s in _SENTENCE.split(draft)):
         if not sentence:
             continue
-        triple = parse_claim_sentence(sentence, lang) if decide is not None else None
+        triple = parse_claim_sentence(sentence, lang) or parse_verb_sentence(sentence, lang) if decide else None
         if triple is not None and decide is not None:
-            check = decide([(triple.subject, triple.predicate, triple.object, triple.polarity)])[0]
-            decided = _decided(sentence, check, sources)
+            try:
+                check = decide([(triple.subject, triple.predicate, triple.object, triple.polarity)])[0]
+            except InputError:  # no verb of it names a stored relation: compared with the facts below
+                check = None
+            decided = _decided(sentence, check, sources) if check is not None else None
             if decided is not None:
                 out.append(decided)
                 continue

@@ -141,3 +141,18 @@ def test_a_sentence_no_template_reads_keeps_its_words_and_loses_its_negation(
 def test_a_sentence_whose_verb_names_no_relation_is_still_an_error(demo: Brain, sentence: str) -> None:
     with pytest.raises(InputError, match="cannot read"):
         demo.reasoner.check_many([(sentence, VERB_PHRASE, "", True)])
+
+
+def test_check_answer_decides_verb_sentences_as_verify_does(demo: Brain) -> None:
+    # Inherited: no stored fact links a motor neuron or a Betz cell to these, so only the reasoner's decision
+    # (the one verify makes) catches them.
+    report = demo.check_answer("Motor neurons divide. Betz cells consume energy. Blah blah foo.")
+    verdicts = {c.sentence: (c.verdict, c.fact) for c in report.claims}
+    assert verdicts["Motor neurons divide."][0] == "contradicted"
+    assert "neuron NOT can cell_division" in verdicts["Motor neurons divide."][1]
+    assert verdicts["Betz cells consume energy."] == (
+        "supported",
+        "betz_cell is_a pyramidal_neuron; pyramidal_neuron is_a neuron; neuron consumes energy; "
+        "betz_cell consumes energy",
+    )
+    assert "Blah blah foo." not in verdicts  # unreadable: left alone, as before

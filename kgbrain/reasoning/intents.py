@@ -146,7 +146,7 @@ class IntentAnswers:
         links = self.deducer.facts_between(first, second)
         if first in found.common or second in found.common:  # "X is a kind of Y" says it already
             links = [e for e in links if e.predicate not in ("is_a", "instance_of")]
-        links = links[:3]
+        links = _one_way(links)[:3]
         only = [*(c for c in found.only if c.subject == first)][:3] + [c for c in found.only if c.subject == second][:3]
         shown = [
             *found.placements,
@@ -441,3 +441,15 @@ def _descendants(h: Hierarchy, concept: str) -> set[str]:
 def _supported_first(pairs: Sequence[tuple[Check, Check]]) -> list[tuple[Check, Check]]:
     """Contrasting decisions as (the one the statement holds for, the one it is refuted for)."""
     return [(a, b) if a.outcome is Outcome.SUPPORTED else (b, a) for a, b in pairs[:MAX_COMPARED]]
+
+
+def _one_way(facts: Sequence[Evidence]) -> list[Evidence]:
+    """Facts between two concepts, a statement stored both ways ("A disjoint_with B", "B disjoint_with A") once."""
+    seen: set[tuple[str, str, str, bool]] = set()
+    out = []
+    for e in facts:
+        if (e.subject, e.predicate, e.object, e.polarity) in seen:
+            continue
+        seen.add((e.object, e.predicate, e.subject, e.polarity))
+        out.append(e)
+    return out

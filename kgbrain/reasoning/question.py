@@ -152,6 +152,7 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.COMPARE, r"^сравн(?:и|ите)\s+(?P<s>.+?)\s+(?:и|с|со)\s+(?P<o>.+)$"),
     (Intent.RELATION, r"^(?:какая\s+)?связь\s+(?:между\s+)?(?P<s>.+?)\s+и\s+(?P<o>.+)$"),
     (Intent.COUNT, r"^сколько\s+(?P<s>.+)$"),
+    (Intent.COUNT, r"^какие\s+(?P<s>(?:виды|типы|разновидности)\s+.+?)\s+(?:бывают|существуют|есть|известны)$"),
     (
         Intent.COUNT,  # «Перечисли виды X», «Назовите три типа X»
         r"^(?:перечисл(?:и|ите)|назов(?:и|ите))\s+(?:все\s+|\S+\s+)?"
@@ -204,6 +205,7 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.PART_OF, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:a\s+)?part\s+of\s+{_A}(?P<o>.+)$"),
     (Intent.ANALOGY, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:like|similar\s+to|analogous\s+to)\s+{_A}(?P<o>.+)$"),
     (Intent.COUNT, r"^how\s+many\s+(?P<s>.+)$"),
+    (Intent.COUNT, r"^what\s+(?P<s>(?:kinds|types|sorts)\s+of\s+.+?)\s+(?:are\s+there|exist|do\s+you\s+know)$"),
     (
         Intent.COUNT,  # "List the kinds of X", "Name three types of X": "How many kinds of X?" lists them
         r"^(?:list|name|enumerate)\s+(?:the\s+|all\s+(?:the\s+)?|\w+\s+)?(?P<s>(?:kinds|types|sorts)\s+of\s+.+)$",

@@ -143,3 +143,27 @@ def test_feminine_adjectives_agree_in_the_accusative() -> None:
 def test_a_hedge_lowers_a_one_letter_first_word_but_keeps_an_abbreviation() -> None:
     assert hedge("A neuron is a cell.", 0.5, "en").endswith("a neuron is a cell.")
     assert hedge("ДНК есть у нейрона.", 0.5, "ru").endswith("ДНК есть у нейрона.")
+
+
+def test_a_symmetric_link_stored_both_ways_is_said_once(tmp_path: Path) -> None:
+    facts = write_jsonl(
+        tmp_path / "kb.jsonl",
+        [
+            {"subject": "margherita", "predicate": "is_a", "object": "pizza"},
+            {"subject": "napoletana", "predicate": "is_a", "object": "pizza"},
+            {"subject": "margherita", "predicate": "disjoint_with", "object": "napoletana"},
+            {"subject": "napoletana", "predicate": "disjoint_with", "object": "margherita"},
+        ],
+    )
+    with Brain.open(tmp_path / "kb.kuzu") as brain:
+        brain.load([facts])
+        answer = brain.reasoner.ask("Compare margherita and napoletana")
+        assert answer.data["common"] == ["pizza"]
+        assert len(answer.data["links"]) == 1
+
+
+@pytest.mark.parametrize("question", ["What kinds of neurons are there?", "Какие виды нейронов бывают?"])
+def test_what_kinds_of_x_are_there_lists_them(demo: Brain, question: str) -> None:
+    answer = demo.reasoner.ask(question)
+    assert answer.data["kind"] == "count"
+    assert answer.data["items"] == sorted(demo.reasoner.hierarchy().children("neuron"))

@@ -319,7 +319,9 @@ def run_process(args: list[str]) -> tuple[float, float, float, str]:
     the children it waited for), and its standard output; a failure stops the bench with its error output."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
         t = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *args], stdout=stdout, stderr=stderr)
+        # Started outside any source tree: `python -m` puts the working folder first on the module path, and a
+        # kgbrain checkout there would be measured instead of the one installed (or on PYTHONPATH).
+        proc = subprocess.Popen([sys.executable, *args], stdout=stdout, stderr=stderr, cwd=tempfile.gettempdir())
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t
         proc.returncode = os.waitstatus_to_exitcode(status)

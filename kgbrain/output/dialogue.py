@@ -375,15 +375,15 @@ def _check(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
     s, o = _label(answer, d["subject"]), _label(answer, d["object"])
-    verb = _verb(d["predicate"], lang)
     outcome = d["outcome"]
     if d.get("norm"):
         return _norm(answer, lang)
+    said = f"{s} {phrase(d['predicate'], o, lang, subject=s)}"  # «защищает от пыли», "is an axon"
     if outcome == "unknown":
         checked = ", ".join(dict.fromkeys(st.rule for st in answer.trace.steps)) or d["predicate"]
-        return t["dont_know_check"].format(x=f"{s} {verb} {o}", checked=checked)
+        return t["dont_know_check"].format(x=said, checked=checked)
     if outcome == "conflicting":
-        return f"{t['conflict']}: {s} {verb} {o}?"
+        return f"{t['conflict']}: {said}?"
     positive = outcome == "supported"
     if lang == "ru" and d["predicate"] in ("is_a", "instance_of"):
         statement = f"{s} — {o}" if positive else f"{s} — не {o}"

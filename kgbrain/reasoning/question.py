@@ -200,6 +200,8 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
         r"^(?:is\s+it\s+(?:required|necessary|mandatory|obligatory)\s+to|must\s+(?:i|we|one|you))\s+"
         r"(?P<v>\S+)\s+(?P<s>.+)$",
     ),
+    # "Is a motor neuron located in the spinal cord?": the participle and its preposition name the predicate
+    (Intent.DOES, rf"^(?:is|are|was|were)\s+{_A}(?P<s>.+?\s+(?:located|found|situated)\s+(?:in|at|on)\s+.+)$"),
     # "Was the synapse named by Sherrington?": the passive verb names the predicate (named -> named_by)
     (Intent.DOES, rf"^(?:is|are|was|were)\s+{_A}(?P<s>.+?\s+by\s+.+?)$"),
     (Intent.PART_OF, rf"^(?:is|are)\s+{_A}(?P<s>.+?)\s+(?:a\s+)?part\s+of\s+{_A}(?P<o>.+)$"),

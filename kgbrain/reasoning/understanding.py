@@ -259,8 +259,10 @@ def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[st
                 return subject, "can", ability
             continue
         passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
-        obj = _whole(r, " ".join(right[1:] if passive else right))
-        predicates = sorted(wh_predicates(v, language, r.graph()))
+        # "respirator protects against dust", «респиратор защищает от пыли»: the preposition belongs to the verb
+        prep = right[0].lower() if not passive and len(right) > 1 and right[0].lower() in _PREPOSITIONS else ""
+        obj = _whole(r, " ".join(right[1:] if passive or prep else right))
+        predicates = _with_preposition(wh_predicates(f"{v} {prep}".strip(), language, r.graph()), prep)
         if obj is None or not predicates:
             continue
         # named_by is read "X named by Y" when passive, and "Y named X" turned round when active.
@@ -272,6 +274,40 @@ def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[st
 
 
 _AUXILIARY = frozenset({"is", "are", "was", "were"})
+# A preposition after a verb and the English one a predicate id ends with (protects_against, located_in).
+_PREPOSITIONS: dict[str, tuple[str, ...]] = {
+    "against": ("against",),
+    "in": ("in",),
+    "into": ("in",),
+    "to": ("to",),
+    "from": ("from",),
+    "with": ("with",),
+    "on": ("on",),
+    "of": ("of",),
+    "for": ("for",),
+    "от": ("against", "from"),
+    "в": ("in",),
+    "во": ("in",),
+    "к": ("to",),
+    "ко": ("to",),
+    "на": ("on",),
+    "с": ("with",),
+    "со": ("with",),
+    "из": ("of", "from"),
+    "для": ("for",),
+}
+
+
+_ANY_PREPOSITION = tuple(sorted({f"_{e}" for ends in _PREPOSITIONS.values() for e in ends}))
+
+
+def _with_preposition(predicates: set[str], prep: str) -> list[str]:
+    """The predicates a verb names, those that end with its preposition's English first (защищает от ->
+    protects_against before protects), those with none first when the verb has none."""
+    if prep:
+        ends = tuple(f"_{e}" for e in _PREPOSITIONS[prep])
+        return sorted(predicates, key=lambda p: (not p.endswith(ends), p))
+    return sorted(predicates, key=lambda p: (p.endswith(_ANY_PREPOSITION), p))
 
 
 def _is_ability(r: Reasoner, concept: str) -> bool:
@@ -417,7 +453,7 @@ def _infinitives(verb: str) -> list[str]:
 
 def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
     """The stored predicates a wh-question's verb may mean ("named" -> named_by, "produces" -> produces)."""
-    v = verb.lower().replace("ё", "е")
+    v, _, prep = verb.lower().replace("ё", "е").partition(" ")
     names: set[str] = set()
     if language == "ru":
         for prefix, predicates in _RU_WH_VERBS.items():
@@ -431,6 +467,8 @@ def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
                 bases.add(v[: -len(end)])
         for b in bases:
             names.update({b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", f"{v}_by", f"{b}ed_by", f"{b}d_by"})
+            ends = _PREPOSITIONS.get(prep, ())
+            names.update(f"{form}_{e}" for e in ends for form in (b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", v))
     return {n for n in names if graph.predicate_id(n) >= 0}
 
 

@@ -38,6 +38,13 @@ CASES = [
     ("Поддерживает ли глия нейроны?", ("glial_cell", "supports", "neuron"), Outcome.SUPPORTED),
     ("Делится ли глиальная клетка?", ("glial_cell", "can", "cell_division"), Outcome.SUPPORTED),
     ("Делятся ли нейроны?", ("neuron", "can", "cell_division"), Outcome.REFUTED),
+    # A preposition belongs to the verb: protects_against, located_in
+    ("Does a filtering half mask protect against dust?", ("filtering_half_mask", "protects_against", "dust"),
+     Outcome.SUPPORTED),
+    ("Защищает ли фильтрующая полумаска от пыли?", ("filtering_half_mask", "protects_against", "dust"),
+     Outcome.SUPPORTED),
+    ("Is a motor neuron located in the spinal cord?", ("motor_neuron", "located_in", "spinal_cord"), Outcome.SUPPORTED),
+    ("Находится ли мотонейрон в спинном мозге?", ("motor_neuron", "located_in", "spinal_cord"), Outcome.SUPPORTED),
 ]  # fmt: skip
 
 
@@ -156,3 +163,8 @@ def test_check_answer_decides_verb_sentences_as_verify_does(demo: Brain) -> None
         "betz_cell consumes energy",
     )
     assert "Blah blah foo." not in verdicts  # unreadable: left alone, as before
+
+
+def test_an_undecided_statement_is_said_in_its_grammar(demo: Brain) -> None:
+    assert "«респиратор защищает от пыли»" in demo.ask("Защищает ли респиратор от пыли?").text
+    assert "'cell is a neuron'" in demo.ask("Is a cell a neuron?").text

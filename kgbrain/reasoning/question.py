@@ -162,6 +162,7 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.WH, r"^из\s+чего\s+(?P<v>сделан[аоы]?|состо(?:ит|ят))\s+(?P<o>.+)$"),
     (Intent.WH, r"^(?:как(?:ие|ой|ая|ое))\s+(?P<s>.+?)\s+" + _RU_VERB + r"$"),
     (Intent.VALUE, r"^(?:каков[аоы]?|как(?:ой|ая|ое|ие)|чему\s+равн(?:ы|а|о|ен))\s+(?P<s>.+)$"),
+    (Intent.WH, r"^(?P<p>от|в|к|с|на|из|для)\s+(?:чего|чему|ч[её]м|что|кого|ком|кем)\s+(?P<v>\S+)\s+(?P<o>.+)$"),
     (Intent.WH, r"^(?:кто|что)\s+(?P<v>\S+)\s+(?P<o>.+)$"),
     (Intent.WHY, r"^(?:почему|зачем|отчего)\s+(?P<s>.+)$"),
     (Intent.DOES, r"^(?P<v>\S+(?:[еёо]т|[иую]т|[ая]т|[её]тся|ится|[ую]тся|[ая]тся))\s+ли\s+(?P<s>.+)$"),
@@ -229,6 +230,10 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.DEFINE, rf"^(?:what|who)\s+(?:is|are)\s+{_A}(?P<s>.+)$"),
     (Intent.DEFINE, rf"^(?:define|describe|tell\s+me\s+about|explain)\s+{_A}(?P<s>.+)$"),
     (Intent.WH, r"^which\s+(?P<s>.+?)\s+(?P<v>\S+)$"),
+    (
+        Intent.WH,  # "What does a helmet protect against?": the preposition goes with the verb
+        rf"^(?:who|what)\s+(?:does|do|did)\s+{_A}(?P<o>.+?)\s+(?P<v>\S+)\s+(?P<p>against|in|to|from|with|on|of|for)$",
+    ),
     (Intent.WH, rf"^(?:who|what)\s+(?:does|do|did)\s+{_A}(?P<o>.+?)\s+(?P<v>\S+)$"),  # What does a neuron transmit?
     (Intent.WH, rf"^(?:who|what)\s+(?P<v>\S+)\s+{_A}(?P<o>.+)$"),
     (Intent.WHY, r"^why\s+(?P<s>.+)$"),
@@ -330,6 +335,7 @@ def _parse(text: str, lang: str, clean: str) -> Question:
         m = pattern.match(clean)
         if m:
             g = {k: (v or "").strip() for k, v in m.groupdict().items()}
+            verb = f"{g.get('v', '')} {g['p'].lower()}" if g.get("p") else g.get("v", "")  # «защищает от»
             variables = ("?x",) if intent in (Intent.WH, Intent.VALUE, Intent.COUNT) else ()
-            return Question(text, lang, intent, g.get("s", ""), g.get("o", ""), g.get("v", ""), variables=variables)
+            return Question(text, lang, intent, g.get("s", ""), g.get("o", ""), verb, variables=variables)
     return Question(text, lang, Intent.UNKNOWN, clean)

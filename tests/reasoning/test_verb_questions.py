@@ -93,6 +93,9 @@ def test_a_russian_adjective_question_is_still_read_as_class_membership() -> Non
         ("Что потребляет нейрон?", "Нейрон потребляет энергию."),
         ("Что находится в спинном мозге?", "мотонейрон находится в спинном мозге"),
         ("Кто назвал синапс?", "Синапс назван Чарльзом Шеррингтоном."),
+        ("What does a safety helmet protect against?", "Safety helmet protects against falling objects."),
+        ("От чего защищает каска?", "Защитная каска защищает от падающих предметов."),
+        ("В чём находится клетка Пуркинье?", "Клетка Пуркинье находится в мозжечке."),
     ],
 )
 def test_wh_questions_with_a_verb_list_the_stated_facts(demo: Brain, question: str, expected: str) -> None:

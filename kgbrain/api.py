@@ -913,7 +913,7 @@ def _names_changed(brain: Brain, report: LoadReport) -> None:
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
     from kgbrain.reasoning import truth
 
-    truth.record_on_load(brain.store, report.added, only_new=report.first_facts)
+    truth.record_on_load(brain.store, report.added, only_new=report.first_facts, new_concepts=report.new_concepts)
 
 
 def _enum(kind: Any, value: str | None, what: str) -> Any:

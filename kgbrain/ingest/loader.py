@@ -63,6 +63,9 @@ class LoadReport:
     # True when the store held no fact before this load: hooks may then compare the new facts only
     # among themselves instead of querying the store.
     first_facts: bool = field(default=False, repr=False)
+    # Concepts this load created (not in --json): they have no links but the load's own, so a hook can follow
+    # those in memory instead of asking the store.
+    new_concepts: frozenset[str] = field(default_factory=frozenset, repr=False)
     # Concepts that got labels, aliases or descriptions (not in --json): caches of names refresh just these.
     annotated: set[str] = field(default_factory=set, repr=False)
 
@@ -99,6 +102,7 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         resolver = _Resolver(store, batch)
         facts = resolver.resolve_facts(batch.facts)
         report.concepts_created = _write_concepts(store, resolver, batch.annotations)
+        report.new_concepts = frozenset(resolver.new_ids)
         report.names_added = _write_names(store, resolver, batch.annotations)
         report.sources = _write_sources(store, batch)
         report.predicates_declared = _write_predicates(

@@ -444,21 +444,52 @@ def candidate_subjects(store: GraphStore, vocab: Vocabulary) -> set[str]:
 Links = dict[str, set[tuple[str, str]]]  # concept -> {(neighbour, fact_id)}
 
 
-def _walk(store: GraphStore, query: str, start: Iterable[str], *, up: bool) -> Links:
-    """Every instance_of / is_a link reachable from `start` (upwards or downwards), one bulk query per level."""
+def _walk(
+    store: GraphStore,
+    query: str,
+    start: Iterable[str],
+    *,
+    up: bool,
+    local: Links | None = None,
+    new: Collection[str] = (),
+) -> Links:
+    """Every instance_of / is_a link reachable from `start` (upwards or downwards), one bulk query per level.
+
+    A concept in `new` (created by the running load) has no links but the load's own: `local` holds those
+    (keyed in the walk's direction), so it is followed in memory. Loading the Gene Ontology after pizza.owl
+    then walks GO's 45k new classes without a query (each level's `IN` query is linear in its list).
+    """
     links: Links = defaultdict(set)
     seen = set(start)
     frontier = sorted(seen)
+    local = local or {}
     while frontier:
         reached: set[str] = set()
-        for begin in range(0, len(frontier), _CHUNK):
-            for r in store.iterate(query, ids=frontier[begin : begin + _CHUNK]):
+        asked = [c for c in frontier if c not in new]
+        for begin in range(0, len(asked), _CHUNK):
+            for r in store.iterate(query, ids=asked[begin : begin + _CHUNK]):
                 here, there = (r["concept"], r["parent"]) if up else (r["parent"], r["concept"])
                 links[here].add((there, r["fact_id"]))
                 if there not in seen:
                     reached.add(there)
+        for here in frontier:
+            if here in new:
+                for there, fact_id in local.get(here, ()):
+                    links[here].add((there, fact_id))
+                    if there not in seen:
+                        reached.add(there)
         seen |= reached
         frontier = sorted(reached)
+    return links
+
+
+def _fresh_links(fresh: Iterable[Fact], *, up: bool) -> Links:
+    """The active positive instance_of / is_a links among `fresh` facts, as the walk queries return them."""
+    links: Links = defaultdict(set)
+    for f in fresh:
+        if f.predicate in MEMBERSHIP and f.polarity and f.status is Status.ACTIVE and f.object is not None:
+            here, there = (f.subject, f.object) if up else (f.object, f.subject)
+            links[here].add((there, f.fact_id))
     return links
 
 
@@ -529,7 +560,9 @@ def _path(links: Links, start: str, goal: str) -> list[str]:
     return facts[::-1]
 
 
-def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None) -> list[Contradiction]:
+def find_disjointness(
+    store: GraphStore, *, fresh: Sequence[Fact] | None = None, new_concepts: Collection[str] = ()
+) -> list[Contradiction]:
     """Concepts placed under two classes declared disjoint (relation conflicts reached through is_a).
 
     A concept below both classes of an axiom violates it (OWL 2 RL cax-dw). Only the highest violators are
@@ -541,6 +574,8 @@ def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None)
         store: the store.
         fresh: when given (a load hook), only violations whose paths use one of these facts, which are
             also taken from here instead of being read back (see `facts_of_subjects`).
+        new_concepts: concepts the load created (with `fresh`, which must then hold every instance_of and
+            is_a fact the load stored): their links are taken from `fresh` rather than queried.
 
     Raises:
         StoreError: the store failed.
@@ -558,17 +593,21 @@ def find_disjointness(store: GraphStore, *, fresh: Sequence[Fact] | None = None)
     below_both: dict[str, set[str]] = {}  # axiom -> concepts below both its classes (for `whole` axioms)
     # Inside a load transaction the walks need the queries that see its new links right (see the files).
     children, parents = ("conflict_children", "conflict_parents")
+    created: Collection[str] = ()
     if fresh is not None:
         children, parents = ("conflict_children_fresh", "conflict_parents_fresh")
+        created = new_concepts
     if whole:
-        down = _walk(store, children, {c for a in whole for c in axioms[a]}, up=False)
+        local = _fresh_links(fresh or (), up=False) if created else None
+        down = _walk(store, children, {c for a in whole for c in axioms[a]}, up=False, local=local, new=created)
         for a in whole:
             left, right = axioms[a]
             below_both[a] = _reach(down, left) & _reach(down, right)
     suspects = members.union(*below_both.values())
     if not suspects:
         return []
-    up = _walk(store, parents, suspects, up=True)
+    local = _fresh_links(fresh or (), up=True) if created else None
+    up = _walk(store, parents, suspects, up=True, local=local, new=created)
     above = _axiom_classes_above(up, {c for pair in axioms.values() for c in pair})
     by_class: dict[str, list[str]] = defaultdict(list)
     for a, (left, right) in axioms.items():
@@ -623,12 +662,15 @@ def scan(store: GraphStore) -> list[Contradiction]:
     return sorted([*found, *find_disjointness(store)], key=lambda c: c.id)
 
 
-def detect_new(store: GraphStore, added: Sequence[Fact], *, only_new: bool = False) -> list[Contradiction]:
+def detect_new(
+    store: GraphStore, added: Sequence[Fact], *, only_new: bool = False, new_concepts: Collection[str] = ()
+) -> list[Contradiction]:
     """Conflicts between freshly stored facts and everything else, in a few bulk queries.
 
     With `only_new` (nothing was stored before these facts) the candidates come from `added` alone, and
     only facts that share a comparison key with another new fact are built and compared: a first bulk
-    load of a million facts then compares the few that can conflict instead of all of them.
+    load of a million facts then compares the few that can conflict instead of all of them. `new_concepts`
+    are concepts created with `added` (a load's): the hierarchy walk follows their links in memory.
 
     Raises:
         StoreError: the store failed.
@@ -660,5 +702,5 @@ def detect_new(store: GraphStore, added: Sequence[Fact], *, only_new: bool = Fal
     found = find_contradictions(facts, vocab, new=new, trust=_trust_for(store, facts))
     memberships = [f for f in added if f.predicate in MEMBERSHIP or f.predicate == "disjoint_with"]
     if memberships:
-        found += find_disjointness(store, fresh=memberships)
+        found += find_disjointness(store, fresh=memberships, new_concepts=new_concepts)
     return sorted(found, key=lambda c: c.id)

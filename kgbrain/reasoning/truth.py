@@ -666,16 +666,19 @@ def scan_and_record(store: GraphStore, *, now: datetime | None = None) -> ScanRe
         return ScanResult(len(found), record(store, found, now=now))
 
 
-def record_on_load(store: GraphStore, added: Sequence[Fact], *, only_new: bool = False) -> list[ConflictRecord]:
+def record_on_load(
+    store: GraphStore, added: Sequence[Fact], *, only_new: bool = False, new_concepts: Collection[str] = ()
+) -> list[ConflictRecord]:
     """The load hook: detect conflicts between the facts a load added and the rest, and record them.
 
     `only_new` says the store held no fact before this load, so the new facts need comparing only among
-    themselves (a first bulk load then costs no store round trips for candidates).
+    themselves (a first bulk load then costs no store round trips for candidates); `new_concepts` are the
+    concepts the load created (see `detect_new`).
 
     Raises:
         StoreError: the store failed.
     """
-    found = detect_new(store, added, only_new=only_new)
+    found = detect_new(store, added, only_new=only_new, new_concepts=new_concepts)
     involved = sorted({i for c in found for i in c.fact_ids})
     if isinstance(added, FactColumns):  # a million new ids need no Python set: only those of the conflicts
         import pyarrow as pa

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from kgbrain.api import Brain
 from kgbrain.knowledge import Fact, Literal, Status
+from kgbrain.reasoning import truth
 from kgbrain.reasoning.contradictions import ConflictType, Vocabulary, claim_key, find_contradictions
 from kgbrain.reasoning.truth import plan
 from tests.conftest import write_jsonl
@@ -163,3 +164,41 @@ def test_an_outdated_value_is_still_compared_whatever_the_order(tmp_path: Path) 
             found.append(conflict_sets(brain))
     assert found[0] == found[1]
     assert len(found[0]) == 3
+
+
+hierarchy_names = st.sampled_from(["a", "b", "c", "d"])
+
+
+@st.composite
+def hierarchy_rows(draw: st.DrawFn) -> dict[str, Any]:
+    """An is_a / instance_of / disjoint_with statement among a few concepts (mostly positive)."""
+    return {
+        "subject": draw(hierarchy_names),
+        "predicate": draw(st.sampled_from(["is_a", "is_a", "instance_of", "disjoint_with"])),
+        "object": draw(hierarchy_names),
+        "polarity": draw(st.sampled_from([True, True, True, False])),
+        "source": draw(st.sampled_from(["s1", "s2"])),
+    }
+
+
+@settings(max_examples=30)
+@given(st.lists(hierarchy_rows(), min_size=3, max_size=16), st.integers(0, 16), st.integers(0, 16))
+def test_following_new_concepts_in_memory_finds_what_the_queries_find(
+    tmp_path_factory: Any, rows: list[dict[str, Any]], cut: int, cut2: int
+) -> None:
+    """A load follows the links of the concepts it created in memory (the disjointness walk); the violations
+    recorded are those the walk finds by querying every level (the definition), load after load."""
+    folder: Path = tmp_path_factory.mktemp("walk")
+    low, high = sorted((cut, cut2))
+    files = [
+        write_jsonl(folder / f"{i}.jsonl", part) for i, part in enumerate((rows[:low], rows[low:high], rows[high:]))
+    ]
+    found = []
+    for in_memory in (True, False):
+        with Brain.open(None) as brain:
+            if not in_memory:
+                brain.load_hooks[0] = lambda b, r: truth.record_on_load(b.store, r.added, only_new=r.first_facts)
+            brain.load(files)
+            found.append({(c.id, tuple(c.fact_ids)) for c in brain.conflicts()})
+            assert brain.scan_conflicts().recorded == []  # the loads found everything a full scan finds
+    assert found[0] == found[1]

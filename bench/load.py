@@ -4,8 +4,10 @@ loads into a knowledge base that holds facts already, with the peers in the same
 For each size N (default 200,000 and 1,000,000) it generates N facts over N/5 concepts (kept under --dir and
 reused), then runs, each in its own subprocess so RSS is per engine: kgbrain load of the JSONL file into a new
 KB, kgbrain load of the CSV file into a new KB, pyoxigraph (bulk_load of the same facts as N-Triples) and
-rdflib (parse of the N-Triples). `--into` adds the non-empty case: a tenth of N new facts loaded into a
-new KB and into the KB of N facts (copied from the JSONL run), which should cost about the same.
+rdflib (parse of the N-Triples). `--into` adds the non-empty case, side by side with the empty one for kgbrain
+and pyoxigraph: a tenth of N new facts (over the same concepts) loaded into a new store and into the store of N
+facts (a copy of the first run's), and the Gene Ontology loaded alone and after pizza.owl (from
+../shared/data/ontologies, or --ontologies). Issue #13 wants the non-empty load within 2x of the empty one.
 
     python bench/load.py [--sizes 200000 1000000] [--dir /tmp/kgbrain-load] [--skip-rdflib] [--into]
 """
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
+import itertools
 import json
 import os
 import random
@@ -95,7 +99,8 @@ import resource, sys, time, pyoxigraph
 u = resource.getrusage(resource.RUSAGE_SELF)
 cpu, t = u.ru_utime + u.ru_stime, time.perf_counter()
 store = pyoxigraph.Store(sys.argv[2])
-store.bulk_load(path=sys.argv[1], format=pyoxigraph.RdfFormat.N_TRIPLES)
+fmt = pyoxigraph.RdfFormat.RDF_XML if sys.argv[1].endswith(".owl") else pyoxigraph.RdfFormat.N_TRIPLES
+store.bulk_load(path=sys.argv[1], format=fmt)
 n = len(store)
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(time.perf_counter() - t, n, u.ru_maxrss * 1024, u.ru_utime + u.ru_stime - cpu)
@@ -122,6 +127,38 @@ def run(engine: str, data: Path, out: Path) -> tuple[float, int, int, float]:
     return float(seconds), int(count), int(rss), float(cpu)
 
 
+ONTOLOGIES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ontologies"
+
+
+def into_rows(n: int, work: Path, folder: Path) -> list[tuple[str, str, Path, Path]]:
+    """A tenth of N new facts into a new store and into the store of N (copies of the first runs' stores)."""
+    extra = generate(n // 10, folder / f"{n}-extra", seed=11, prefix="extra-")
+    shutil.copy(work / f"kb{n}", work / f"full{n}")
+    shutil.copytree(work / f"ox{n}", work / f"oxfull{n}")
+    return [
+        (f"kgbrain {n // 10:,} into a new KB", "kgbrain", extra["jsonl"], work / f"new{n}"),
+        (f"  … into the KB of {n:,}", "kgbrain", extra["jsonl"], work / f"full{n}"),
+        (f"pyoxigraph {n // 10:,} into a new store", "pyoxigraph", extra["nt"], work / f"oxnew{n}"),
+        (f"  … into the store of {n:,}", "pyoxigraph", extra["nt"], work / f"oxfull{n}"),
+    ]
+
+
+def ontology_rows(ontologies: Path, work: Path) -> list[tuple[str, str, Path, Path]]:
+    """The Gene Ontology into a new store and into one holding pizza.owl (loaded first, not timed here)."""
+    pizza = ontologies / "pizza" / "pizza.owl"
+    go = work / "go.nt"  # pyoxigraph reads no gzip
+    with gzip.open(ontologies / "go" / "go_2019-01-29_isa_rel.nt.gz", "rb") as src, go.open("wb") as dst:
+        shutil.copyfileobj(src, dst)
+    for engine, out in (("kgbrain", work / "pizza"), ("pyoxigraph", work / "oxpizza")):
+        run(engine, pizza, out)
+    return [
+        ("kgbrain GO into a new KB", "kgbrain", go, work / "go"),
+        ("  … into the KB of pizza.owl", "kgbrain", go, work / "pizza"),
+        ("pyoxigraph GO into a new store", "pyoxigraph", go, work / "oxgo"),
+        ("  … into the store of pizza.owl", "pyoxigraph", go, work / "oxpizza"),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[200_000, 1_000_000])
@@ -129,6 +166,7 @@ def main() -> None:
     parser.add_argument("--skip-rdflib", action="store_true", help="rdflib takes ~30 s per million triples")
     parser.add_argument("--skip-csv", action="store_true")
     parser.add_argument("--into", action="store_true", help="also load N/10 new facts into the KB of N facts")
+    parser.add_argument("--ontologies", type=Path, default=ONTOLOGIES, help="folder with pizza/ and go/ (--into)")
     args = parser.parse_args()
     rows = []
     started = os.getloadavg()[0]
@@ -149,17 +187,15 @@ def main() -> None:
                 rows.append((label, seconds, cpu, count, count / cpu, rss / 2**20))
                 print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
             if args.into:
-                extra = generate(n // 10, args.dir / f"{n}-extra", seed=11, prefix="extra-")
-                full = work / f"full{n}"
-                shutil.copy(work / f"kb{n}", full)
-                targets = (
-                    (f"kgbrain {n // 10:,} into a new KB", work / f"new{n}"),
-                    (f"  … into the KB of {n:,}", full),
-                )
-                for label, db in targets:
-                    seconds, count, rss, cpu = run("kgbrain", extra["jsonl"], db)
+                for label, engine, data, out in into_rows(n, work, args.dir):
+                    seconds, count, rss, cpu = run(engine, data, out)
                     rows.append((label, seconds, cpu, count, count / cpu, rss / 2**20))
                     print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
+        if args.into and args.ontologies.exists():
+            for label, engine, data, out in ontology_rows(args.ontologies, work):
+                seconds, count, rss, cpu = run(engine, data, out)
+                rows.append((label, seconds, cpu, count, count / cpu, rss / 2**20))
+                print(f"  {label}: {seconds:.1f} s", file=sys.stderr)
     ended = os.getloadavg()[0]
     print(f"load average {started:.1f} at the start, {ended:.1f} at the end ({os.cpu_count()} cores)\n")
     print(
@@ -169,6 +205,10 @@ def main() -> None:
     print(f"|{'-' * 46}|{'-' * 8}:|{'-' * 8}:|{'-' * 14}:|{'-' * 10}:|{'-' * 12}:|")
     for label, seconds, cpu, count, rate, rss in rows:
         print(f"| {label:<44} | {seconds:>7.1f} | {cpu:>7.1f} | {count:>13,} | {rate:>9,.0f} | {rss:>11,.0f} |")
+    # Each non-empty load (a row starting "  …") against the empty one above it: CPU seconds, then wall.
+    for (first, wall, cpu, *_), (label, into_wall, into_cpu, *_) in itertools.pairwise(rows):
+        if label.startswith("  …") and not first.startswith("  …"):
+            print(f"{first} {label.strip()}: {into_cpu / cpu:.1f}x the CPU s, {into_wall / wall:.1f}x the wall s")
 
 
 if __name__ == "__main__":

@@ -271,7 +271,11 @@ def test_missing_file_and_bad_trust_are_input_errors(brain: Brain, tmp_path: Pat
 
 
 def test_export_then_load_round_trips_losslessly(brain: Brain, tmp_path: Path) -> None:
-    brain.load([write_jsonl(tmp_path / "f.jsonl", ROWS), *demo_files()])
+    denied = [  # a claim and its denial from sources of about equal trust: a conflict left open for a person
+        {"subject": "glia", "predicate": "is_a", "object": "cell", "source": "atlas", "trust": 0.6},
+        {"subject": "glia", "predicate": "is_a", "object": "cell", "polarity": False, "source": "blog", "trust": 0.5},
+    ]
+    brain.load([write_jsonl(tmp_path / "f.jsonl", ROWS), *demo_files(), write_jsonl(tmp_path / "d.jsonl", denied)])
     # Truth maintenance must survive too: automatic resolutions, a person's decision, a retraction.
     open_conflict = next(c for c in brain.conflicts() if c.status.value == "open")
     brain.resolve_conflict(open_conflict.id, keep=open_conflict.fact_ids[0], by="ann")

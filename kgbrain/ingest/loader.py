@@ -110,7 +110,7 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         )
         report.first_facts = not store.run("facts_any")
         rows = len(facts)
-        added = _write_facts(store, facts, now, check_stored=not report.first_facts)
+        added = _write_facts(store, facts, now, check_stored=not report.first_facts, new_concepts=report.new_concepts)
         release_arrow_memory()
         _restore_records(store, batch.records)
         report.added = added
@@ -411,19 +411,26 @@ def _first_occurrences(ids: pa.Array) -> pa.Array:
     return pa.array(firsts.astype(np.int64))
 
 
-def _write_facts(store: GraphStore, facts: FactColumns, now: datetime, *, check_stored: bool) -> FactColumns:
+def _write_facts(
+    store: GraphStore, facts: FactColumns, now: datetime, *, check_stored: bool, new_concepts: frozenset[str]
+) -> FactColumns:
     if not len(facts):
         return facts
+    given = pc.fill_null(pc.not_equal(facts.arrow("fact_id"), ""), False)
     ids = _fill_fact_ids(facts)
     firsts = _first_occurrences(ids)
     if check_stored:
-        candidates = ids.take(firsts)
+        # A fact id made here hashes the fact's subject, so a fact about a concept this load created cannot be
+        # stored already (an id the file gave is checked whatever its subject).
+        new = pc.is_in(facts.arrow("subject"), value_set=pa.array(new_concepts, pa.string()))
+        candidates = ids.take(firsts).filter(pc.or_(given, pc.invert(new)).take(firsts))
         stored: set[str] = set()
         for start in range(0, len(candidates), CHUNK):
             part = candidates.slice(start, CHUNK).to_pylist()
             stored.update(r["fact_id"] for r in store.run("facts_existing", ids=part))
         if stored:
-            firsts = firsts.filter(pc.invert(pc.is_in(candidates, value_set=pa.array(sorted(stored), pa.string()))))
+            stored_ids = pa.array(sorted(stored), pa.string())
+            firsts = firsts.filter(pc.invert(pc.is_in(ids.take(firsts), value_set=stored_ids)))
     if len(firsts) != len(facts):
         # In place, column by column: a million read rows beside their de-duplicated copy would be ~200 MB
         # more at the load's peak. (The batch then holds the facts stored.)

@@ -483,7 +483,9 @@ def _relation(answer: Answer, lang: str) -> str:
     items = []
     for s, p, o, polarity in facts:
         name = _label(answer, s)
-        items.append(f"{name} {phrase(p, _label(answer, o), lang, negated=not polarity, subject=name)}")
+        agents = frozenset(lemma(w) for c in d.get("classes", {}).get(s, []) for w in _label(answer, c).split())
+        phrased = phrase(p, _label(answer, o), lang, negated=not polarity, subject=name, agents=agents)
+        items.append(f"{name} {phrased}")
     return f"{head}: {'; '.join(items)}."
 
 

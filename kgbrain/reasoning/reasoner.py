@@ -665,10 +665,17 @@ class Reasoner(IntentAnswers):
             for e in evidence
         )
         best = max(evidence, key=lambda e: (e.confidence, e.fact_id))
-        data = {"kind": "relation", "facts": [[e.subject, e.predicate, e.object, e.polarity] for e in evidence[:4]]}
-        return self._finish(
-            q, Mode.ASSOCIATIVE, best.confidence, Trace(steps), data, (source, target), ids=[source, target]
-        )
+        # The classes of a subject that `can` do something name who does it («нейрон не может делиться»: a neuron
+        # is a cell, and «деление клетки» is what a cell does to itself).
+        able = {e.subject for e in evidence[:4] if e.predicate == "can"}
+        classes = {c: sorted(self.hierarchy().ancestors(c)) for c in sorted(able)}
+        data = {
+            "kind": "relation",
+            "facts": [[e.subject, e.predicate, e.object, e.polarity] for e in evidence[:4]],
+            "classes": classes,
+        }
+        ids = [source, target, *(a for found in classes.values() for a in found)]
+        return self._finish(q, Mode.ASSOCIATIVE, best.confidence, Trace(steps), data, (source, target), ids=ids)
 
     def _causal_list(self, q: Question, concept: str | None = None) -> Answer:
         if concept is None:

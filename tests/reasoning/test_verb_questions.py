@@ -171,3 +171,8 @@ def test_check_answer_decides_verb_sentences_as_verify_does(demo: Brain) -> None
 def test_an_undecided_statement_is_said_in_its_grammar(demo: Brain) -> None:
     assert "«респиратор защищает от пыли»" in demo.ask("Защищает ли респиратор от пыли?").text
     assert "'cell is a neuron'" in demo.ask("Is a cell a neuron?").text
+
+
+def test_a_relation_answer_says_what_a_cell_does_to_itself(demo: Brain) -> None:
+    # «деление клетки» is what a cell does to itself; a neuron is a cell, so it «не может делиться»
+    assert "нейрон не может делиться" in demo.ask("Почему нейроны не делятся?").text

@@ -32,16 +32,21 @@ class _Cli(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {_one_line(str(exc))}", err=True)
             ctx.exit(2)
         except KgbrainError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(_one_line(str(exc))) from exc
         except BrokenPipeError:  # `kgbrain export | head`: the reader has all it wanted
             sys.stderr.close()
             ctx.exit(1)
         except OSError as exc:  # a full disk, /dev/full, a path under a file: the environment, not a bug
             where = f"{exc.filename}: " if exc.filename else ""
-            raise click.ClickException(f"{where}{exc.strerror or exc}") from exc
+            raise click.ClickException(_one_line(f"{where}{exc.strerror or exc}")) from exc
+
+
+def _one_line(message: str) -> str:
+    """An error is one line (a parser's message may span several: rdflib's N-Quads errors quote the line)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 class Session:

@@ -154,6 +154,36 @@ def test_a_lone_surrogate_in_an_ontology_is_refused(kb: Path, tmp_path: Path) ->
     assert export_of(kb) == before
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "problem"),
+    [  # (a message of several lines, a RecursionError, a zlib.error: each once a traceback or two lines)
+        ("bad.nq", b"<http:<//x/a> <http://x/p> <http://x/b> <http://x/g> .\n", "cannot parse as nquads: Invalid line"),
+        ("deep.ttl", b"<http://x/a> <http://x/p> " + b"( " * 5000, "nested too deeply to parse"),
+        ("deep.ttl", b"<http://x/a> <http://x/p> " + b"[ <http://x/p> " * 5000, "nested too deeply to parse"),
+        ("bad.nt.gz", b"\x1f\x8b\x08\x00" + b"\x00" * 20, "1: cannot read the file: Error -3 while decompressing"),
+        ("bad.ttl.gz", b"\x1f\x8b\x08\x00" + b"\x00" * 20, "cannot read the file: Error -3 while decompressing"),
+    ],
+)
+def test_a_parser_failure_is_one_error_line(kb: Path, tmp_path: Path, name: str, content: bytes, problem: str) -> None:
+    before = export_of(kb)
+    code, _, err = run(kb, "load", str(write(tmp_path / name, content)))
+    assert code == 2
+    assert one_error(err).startswith(f"Error: {name}:")
+    assert problem in err
+    assert export_of(kb) == before
+
+
+def test_an_ill_typed_ontology_literal_loads_quietly_as_text(kb: Path, tmp_path: Path) -> None:
+    xsd_int = "<http://www.w3.org/2001/XMLSchema#integer>"
+    code, _, err = run(kb, "load", str(write(tmp_path / "i.nt", f'<http://x/a> <http://x/m> "abc"^^{xsd_int} .\n')))
+    assert (code, err) == (0, "")  # (rdflib logged a traceback for it)
+    dump = io.StringIO()
+    with Brain.open(kb, read_only=True) as brain:
+        brain.export(dump)
+    [row] = [json.loads(line) for line in dump.getvalue().splitlines() if '"abc"' in line]
+    assert (row["value"], row["datatype"]) == ("abc", xsd_int[1:-1])
+
+
 # -- RDF that would hang or reach out ----------------------------------------------------------------
 
 LOLS = "".join(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import re
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -87,7 +88,7 @@ def read_ntriples(path: Path, progress: Callable[[int], None] | None = None) -> 
                     progress(raw.tell())
                 if not block:
                     return
-    except (OSError, EOFError) as exc:  # a truncated or corrupt .gz stream
+    except (OSError, EOFError, zlib.error) as exc:  # a truncated or corrupt .gz stream
         raise OntologyError(f"{path.name}:{lines_before + 1}: cannot read the file: {exc}") from None
 
 

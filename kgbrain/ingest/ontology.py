@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import urllib.error
 import warnings
 import xml.sax
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -185,6 +187,9 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         with open_maybe_gzip(path) as (stream, _), warnings.catch_warnings():
             # rdflib's JSON-LD and TriG parsers use its own deprecated ConjunctiveGraph API internally
             warnings.simplefilter("ignore", DeprecationWarning)
+            # rdflib logs a traceback for every ill-typed literal ("abc"^^xsd:integer); the mapping keeps those as
+            # text under their datatype IRI itself, so the log would be a traceback on a load that succeeds
+            logging.getLogger("rdflib.term").setLevel(logging.ERROR)
             if rdf_format == "json-ld":  # contexts inlined from local files first: rdflib would download them
                 graph.parse(data=prepare_jsonld(stream.read(), path), format=rdf_format, publicID=base)
             elif rdf_format == "xml":  # no entity bombs, no external entities
@@ -209,8 +214,12 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
             f"{path.name}: refers to a remote document that cannot be fetched offline ({exc.reason}); "
             "inline the JSON-LD @context"
         ) from None
-    except OSError as exc:  # a corrupt .gz
+    except (OSError, EOFError, zlib.error) as exc:  # a corrupt .gz
         raise OntologyError(f"{path.name}: cannot read the file: {exc}") from None
+    except RecursionError:  # rdflib's Turtle parser recurses once per nested list or blank node
+        raise OntologyError(
+            f"{path.name}: nested too deeply to parse (lists or blank nodes inside each other)"
+        ) from None
     except ValueError as exc:  # rdflib reports some malformed terms (bad IRIs, literals) this way
         raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None
     if rdf_format in _DATASET_FORMATS:

@@ -2,8 +2,9 @@
 
 The contract: exit 0, or exit 2 with exactly one `Error:` line on stderr (no traceback), and after a failed
 load the knowledge base is byte-identical (via `export`) to what it was. Generated facts files (JSONL, CSV,
-TSV), ontologies (Turtle, N-Triples, RDF/XML, JSON-LD: valid seeds mutated), rule files (generated from the
-grammar, and a valid seed mutated; a refusal names file:line:column), claims files and questions.
+TSV), ontologies (Turtle, N-Triples, N-Quads, N3, TriG, RDF/XML, JSON-LD: valid seeds mutated), rule files
+(generated from the grammar, and a valid seed mutated; a refusal names file:line:column), claims files (JSONL and
+CSV) and questions.
 
 The normal suite runs a few examples per format (about a minute in all); KGBRAIN_FUZZ_EXAMPLES=500 (the
 bench profile) runs more.
@@ -181,6 +182,18 @@ ex:Cell a owl:Class ; ex:mass "3"^^<http://www.w3.org/2001/XMLSchema#integer> .
   <rdfs:label xml:lang="en">Neuron</rdfs:label></rdf:Description>
 </rdf:RDF>
 """,
+    "nq": "<http://example.org/Neuron> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.org/Cell> "
+    "<http://example.org/g> .\n"
+    '<http://example.org/Neuron> <http://www.w3.org/2000/01/rdf-schema#label> "Neuron"@en <http://example.org/g> .\n',
+    "n3": """@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Neuron rdfs:subClassOf ex:Cell ; rdfs:label "Neuron"@en .
+{ ?x a ex:Neuron } => { ?x a ex:Cell } .
+""",
+    "trig": """@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:g { ex:Neuron rdfs:subClassOf ex:Cell ; rdfs:label "Neuron"@en . }
+""",
     "jsonld": json.dumps(
         {
             "@context": {"rdfs": "http://www.w3.org/2000/01/rdf-schema#", "ex": "http://example.org/"},
@@ -250,11 +263,30 @@ claim_rows = st.one_of(
 )
 
 
+def _csv_claims(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    header = sorted({key for row in rows for key in row})
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([row.get(key, "") for key in header])
+    return out.getvalue()
+
+
+claims_files = st.one_of(
+    st.lists(st.one_of(claim_rows.map(_json_line), st.text(max_size=30)), max_size=5).map(
+        lambda lines: ("claims.jsonl", "\n".join(lines))
+    ),
+    st.lists(claim_rows, max_size=5).map(lambda rows: ("claims.csv", _csv_claims(rows))),
+)
+
+
 @fuzz
-@given(claims=st.lists(st.one_of(claim_rows.map(_json_line), st.text(max_size=30)), max_size=5))
-def test_claims(kb: Path, tmp_path: Path, claims: list[str]) -> None:
-    path = tmp_path / "claims.jsonl"
-    path.write_bytes("\n".join(claims).encode("utf-8", "surrogatepass"))
+@given(claims=claims_files)
+def test_claims(kb: Path, tmp_path: Path, claims: tuple[str, str]) -> None:
+    name, text = claims
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
     before = export_of(kb)
     holds_contract(kb, "verify", str(path), "-o", str(tmp_path / "verdicts.jsonl"))
     assert export_of(kb) == before  # verifying never writes
@@ -268,9 +300,8 @@ def test_questions(kb: Path, question: str) -> None:
 
 # -- rule files ----------------------------------------------------------------------------------------------
 
-# Body-less rules (`[t] bird(tweety).`) are left out for now: the Cypher engine on main fails them with an internal
-# error ("generated statement: expected params ..."), which the in-memory executor being wired into loads fixes.
 RULE_SEED = """% ancestors, defeasible flying
+[t] bird(tweety).
 [gp]   grandparent(X, Z) :- parent(X, Y), parent(Y, Z).
 [fly]  flies(X) :~ bird(X), not abnormal(X).
 [nfly] ~flies(X) :~ penguin(X).
@@ -308,6 +339,7 @@ rule_lines = st.one_of(
         st.sampled_from([":-", ":~", "~>", "<-"]),
         st.lists(rule_literals, max_size=3),
     ),
+    st.builds(lambda rid, head: f"{rid}{head}.", st.sampled_from(["", "[t] ", "[r1] "]), rule_atoms),  # body-less
     st.builds(lambda a, b: f"{a} > {b}.", st.sampled_from(["r1", "r2", "gp", "nope"]), st.sampled_from(["r1", "r2"])),
     st.sampled_from(["@authority NORM", "@authority NOPE", "% comment", "// comment", "", "[r1]", "p(X) :- ."]),
     st.text(max_size=20),

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # loading imports pyarrow, truth maintenance its own modules:
     from kgbrain.reasoning import truth
 
 if TYPE_CHECKING:
+    from kgbrain.reasoning.rules.dred import Withdrawal
     from kgbrain.reasoning.rules.support import Proof
 
 if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never reason skip them
@@ -204,6 +205,8 @@ class Brain:
                     with self.store.transaction():
                         for hook in self.load_hooks:
                             hook(self, report)
+                    if report.deactivated:  # conclusions a conflict resolution disputed: what rests on them goes
+                        _settle_after_load(self.store, report, None, _withdraw_deactivated(self.store, report))
                 reports.append(report)
                 tick(total)
                 continue
@@ -233,7 +236,10 @@ class Brain:
                     with self.store.transaction():
                         for hook in self.load_hooks:
                             hook(self, derived)
-                _settle_after_load(self.store, report, derived)
+                # Stored facts the conflict hooks disputed or outdated take what was derived from them along (after
+                # the load's commit: Kùzu 0.11.3 misreads relationships appended earlier in the same transaction).
+                gone = _withdraw_deactivated(self.store, report, derived)
+                _settle_after_load(self.store, report, derived, gone)
             reports.append(report)
             tick(total)
         return reports
@@ -714,9 +720,16 @@ class Brain:
             StoreError: the store failed.
         """
         from kgbrain.reasoning import truth
+        from kgbrain.reasoning.rules.follow import withdraw_lost
 
+        # The decision, what the rules derived from the facts it disputes (withdrawn) and from the fact it keeps
+        # (derived again), and what that settles: all of it or none.
         with self.store.atomic():
-            record = truth.resolve_by_person(self.store, conflict_id, keep, by)
+            with self.store.transaction():
+                record = truth.resolve_by_person(self.store, conflict_id, keep, by)
+                shift = truth.shift_of(record.events[-1:], record.facts)
+                gone = withdraw_lost(self.store, [f.fact_id for f in shift.lost])
+            self._follow(shift, gone)
         self._statuses_changed()
         return record
 
@@ -728,15 +741,15 @@ class Brain:
             StoreError: the store failed.
         """
         from kgbrain.reasoning import truth
-        from kgbrain.reasoning.rules.settle import fact_keys, settle_stored
-        from kgbrain.reasoning.rules.support import withdraw
+        from kgbrain.reasoning.rules.follow import withdraw_lost
 
-        with self.store.atomic():  # the retraction, what loses all support with it and what that settles, or none
+        # The retraction, what loses all support with it, what the rivals it brings back imply, and what that
+        # settles: all of it or none.
+        with self.store.atomic():
             with self.store.transaction():
                 result = truth.retract(self.store, fact_id, by=by, reason=reason)
-                gone = withdraw(self.store, [fact_id])
-            # then what the retraction makes true or blocked through `not` and defeasible rules
-            settle_stored(self.store, fact_keys(result.fact), gone.rules)
+                gone = withdraw_lost(self.store, [fact_id, *(f.fact_id for f in result.shift.lost)])
+            self._follow(result.shift, gone, [result.fact])
         self._statuses_changed()
         return result
 
@@ -749,15 +762,18 @@ class Brain:
             InputError: an unknown fact, or one retracted already (then nothing is retracted).
             StoreError: the store failed.
         """
+        from functools import reduce
+
         from kgbrain.reasoning import truth
-        from kgbrain.reasoning.rules.settle import fact_keys, settle_stored
-        from kgbrain.reasoning.rules.support import withdraw
+        from kgbrain.reasoning.rules.follow import withdraw_lost
 
         with self.store.atomic():  # as `retract`: a kill leaves all of it or none
             with self.store.transaction():
                 results = truth.retract_many(self.store, list(dict.fromkeys(fact_ids)), by=by, reason=reason)
-                gone = withdraw(self.store, [r.fact.fact_id for r in results])
-            settle_stored(self.store, {k for r in results for k in fact_keys(r.fact)}, gone.rules)
+                shift = reduce(truth.Shift.__or__, (r.shift for r in results), truth.Shift())
+                ids = [r.fact.fact_id for r in results] + [f.fact_id for f in shift.lost]
+                gone = withdraw_lost(self.store, ids)
+            self._follow(shift, gone, [r.fact for r in results])
         self._statuses_changed()
         return results
 
@@ -792,11 +808,44 @@ class Brain:
             StoreError: the store failed.
         """
         from kgbrain.reasoning import truth
+        from kgbrain.reasoning.rules.follow import withdraw_lost
 
-        with self.store.atomic():
-            result = truth.scan_and_record(self.store)
+        with self.store.atomic():  # the records, what their resolutions take from the rules' conclusions, or none
+            with self.store.transaction():
+                result = truth.scan_and_record(self.store)
+                events = (e for r in result.recorded for e in r.events)
+                shift = truth.shift_of(events, (f for r in result.recorded for f in r.facts))
+                gone = withdraw_lost(self.store, [f.fact_id for f in shift.lost])
+            self._follow(shift, gone)
         self._statuses_changed()
         return result
+
+    def _follow(self, shift: truth.Shift, gone: Withdrawal, also: Sequence[Fact] = ()) -> None:
+        """The rest of truth maintenance after a committed status change and its DRed withdrawal `gone`.
+
+        Facts back in the active set run the rules; what they derive goes through the load hooks as a load's
+        derived facts do (contradiction detection may dispute some, and what rests on those is withdrawn in
+        turn); then `not` and defeasible conclusions are settled over every fact that moved (and `also`).
+        Call it inside `atomic`, outside a transaction.
+        """
+        from kgbrain.ingest.loader import LoadReport
+        from kgbrain.reasoning.rules.follow import change_keys, derive_regained, withdraw_lost
+        from kgbrain.reasoning.rules.settle import settle_stored
+
+        run = derive_regained(self.store, shift.regained)
+        keys = change_keys([*shift.lost, *shift.regained, *also], run)
+        rules = set(gone.rules)
+        if run is not None:
+            derived = LoadReport(file="kgbrain:rules", facts_added=run.derived)
+            derived.added = run.added
+            with self.store.transaction():
+                for hook in self.load_hooks:
+                    hook(self, derived)
+            if derived.deactivated:
+                with self.store.transaction():
+                    rules |= set(withdraw_lost(self.store, [f.fact_id for f in derived.deactivated]).rules)
+                keys |= change_keys(derived.deactivated)
+        settle_stored(self.store, keys, rules)
 
     def changed(self, report: LoadReport | None = None, *, delta: FactDelta | None = None) -> None:
         """Another connection to this database committed a write: bring what was built from the data up to date.
@@ -878,19 +927,34 @@ def _run_rules(store: GraphStore, report: LoadReport, new_rules: Sequence[str] =
     return derived
 
 
-def _settle_after_load(store: GraphStore, report: LoadReport | None, derived: LoadReport | None) -> None:
-    """New facts (or rules, when `report` is None) can make `not` atoms false and block defeasible conclusions."""
+def _withdraw_deactivated(store: GraphStore, *reports: LoadReport | None) -> Withdrawal | None:
+    """Withdraw (in a transaction of its own) what rested on facts the load hooks took out of the active set."""
+    from kgbrain.reasoning.rules.follow import withdraw_lost
+
+    lost = [f.fact_id for r in reports if r is not None for f in r.deactivated]
+    if not lost:
+        return None
+    with store.transaction():
+        return withdraw_lost(store, lost)
+
+
+def _settle_after_load(
+    store: GraphStore, report: LoadReport | None, derived: LoadReport | None, gone: Withdrawal | None = None
+) -> None:
+    """New facts (or rules, when `report` is None) can make `not` atoms false and block defeasible conclusions,
+    and so can the facts the load's conflicts disputed and the conclusions withdrawn with them (`gone`)."""
+    from kgbrain.reasoning.rules.follow import change_keys
     from kgbrain.reasoning.rules.settle import EVERYTHING, column_keys, settle_stored
 
     if report is None:
         settle_stored(store, {EVERYTHING})
         return
-    keys = column_keys(report.added)
+    keys = column_keys(report.added) | change_keys(report.deactivated)
     if derived is not None:
-        keys |= column_keys(derived.added)
+        keys |= column_keys(derived.added) | change_keys(derived.deactivated)
         if derived.facts_added != len(derived.added):  # revived facts: their predicates are not reported
             keys.add(EVERYTHING)
-    settle_stored(store, keys)
+    settle_stored(store, keys, gone.rules if gone is not None else ())
 
 
 def _load_rules(store: GraphStore, path: Path) -> LoadReport:
@@ -913,7 +977,12 @@ def _names_changed(brain: Brain, report: LoadReport) -> None:
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
     from kgbrain.reasoning import truth
 
-    truth.record_on_load(brain.store, report.added, only_new=report.first_facts, new_concepts=report.new_concepts)
+    records = truth.record_on_load(
+        brain.store, report.added, only_new=report.first_facts, new_concepts=report.new_concepts
+    )
+    if records:
+        shift = truth.shift_of((e for r in records for e in r.events), (f for r in records for f in r.facts))
+        report.deactivated += shift.lost
 
 
 def _enum(kind: Any, value: str | None, what: str) -> Any:

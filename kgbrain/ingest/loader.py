@@ -26,6 +26,7 @@ from kgbrain.knowledge import (
     PREDICATE_LINKS,
     Annotation,
     Declaration,
+    Fact,
     Literal,
     normalize_term,
 )
@@ -68,6 +69,9 @@ class LoadReport:
     new_concepts: frozenset[str] = field(default_factory=frozenset, repr=False)
     # Concepts that got labels, aliases or descriptions (not in --json): caches of names refresh just these.
     annotated: set[str] = field(default_factory=set, repr=False)
+    # Facts the hooks took out of the active set (a conflict's automatic resolution disputed or outdated them,
+    # not in --json): what the rules had derived from them is withdrawn after the hooks.
+    deactivated: list[Fact] = field(default_factory=list, repr=False)
 
     @property
     def nothing(self) -> bool:

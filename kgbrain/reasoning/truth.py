@@ -163,6 +163,44 @@ class ConflictRecord:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Shift:
+    """What a status change did to the active set, which is all that rules read: facts that left it (disputed,
+    outdated, retracted) and facts that came back (a person kept them; a retraction closed what held them down)."""
+
+    lost: tuple[Fact, ...] = ()
+    regained: tuple[Fact, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.lost or self.regained)
+
+    def __or__(self, later: Shift) -> Shift:
+        """This shift followed by `later`: a fact's last move counts."""
+        lost = {f.fact_id: f for f in self.lost}
+        regained = {f.fact_id: f for f in self.regained}
+        for f in later.lost:
+            if regained.pop(f.fact_id, None) is None:
+                lost[f.fact_id] = f
+        for f in later.regained:
+            if lost.pop(f.fact_id, None) is None:
+                regained[f.fact_id] = f
+        return Shift(tuple(lost.values()), tuple(regained.values()))
+
+
+def shift_of(events: Iterable[Mapping[str, Any]], facts: Iterable[Fact]) -> Shift:
+    """The net effect of events (stored form, in order) on the active set; `facts` names the facts they change."""
+    first: dict[str, bool] = {}
+    last: dict[str, bool] = {}
+    for event in events:
+        for ch in event["facts"]:
+            first.setdefault(ch["fact_id"], ch["status_before"] == Status.ACTIVE.value)
+            last[ch["fact_id"]] = ch["status_after"] == Status.ACTIVE.value
+    by_id = {f.fact_id: f for f in facts}
+    lost = tuple(by_id[i] for i in sorted(first) if first[i] and not last[i])
+    regained = tuple(by_id[i] for i in sorted(first) if last[i] and not first[i])
+    return Shift(lost, regained)
+
+
 def _utc(stamp: datetime | None) -> datetime | None:
     return stamp.replace(tzinfo=timezone.utc) if stamp is not None and stamp.tzinfo is None else stamp
 
@@ -317,7 +355,8 @@ def record(
     Re-detecting a recorded conflict changes nothing (its key is known), so scans are idempotent.
 
     Returns:
-        The records created.
+        The records created, with their facts as detection found them (`shift_of` their events tells which
+        the resolutions took out of the active set).
 
     Raises:
         StoreError: the store failed.
@@ -354,6 +393,7 @@ def record(
             resolved_at=now if r.status is ConflictStatus.RESOLVED else None,
             resolved_by="kgbrain" if r.status is ConflictStatus.RESOLVED else None,
             events=[r.event.to_dict()],
+            facts=list(c.facts),
         )
         records.append(rec)
         rows.append(_row(rec, c.key))
@@ -494,11 +534,13 @@ def resolve_by_person(
 
 @dataclass(frozen=True, slots=True)
 class RetractResult:
-    """A retracted fact and the open conflicts the retraction closed."""
+    """A retracted fact, the open conflicts the retraction closed, and what it did to the active set (the fact
+    itself, when it was active, and rivals those conflicts held down)."""
 
     fact: Fact
     previous_status: Status
     closed: tuple[str, ...]
+    shift: Shift = Shift()
 
 
 def _imposed(rec: ConflictRecord, fact_id: str) -> Status | None:
@@ -586,7 +628,14 @@ def retract(
         _write_facts(store, {i: v for i, v in state.items() if v != initial[i]}, subjects)
         if closed:
             store.run("conflict_update", rows=[_update_row(r) for r in closing])
-    return RetractResult(facts_by_id(store, [fact_id])[fact_id], fact.status, tuple(closed))
+        known = {f.fact_id: f for r in closing for f in r.facts} | {fact_id: fact}
+        active = {i: s is Status.ACTIVE for i, (_, s) in state.items()}
+        was = {i: s is Status.ACTIVE for i, (_, s) in initial.items()}
+        shift = Shift(
+            tuple(known[i] for i in sorted(state) if was[i] and not active[i]),
+            tuple(known[i] for i in sorted(state) if active[i] and not was[i]),
+        )
+    return RetractResult(facts_by_id(store, [fact_id])[fact_id], fact.status, tuple(closed), shift)
 
 
 def retract_many(
@@ -640,7 +689,8 @@ def retract_many(
             )
             for i in plain:
                 gone = replace(facts[i], status=Status.RETRACTED)
-                results[i] = RetractResult(gone, facts[i].status, ())
+                lost = (facts[i],) if facts[i].status is Status.ACTIVE else ()
+                results[i] = RetractResult(gone, facts[i].status, (), Shift(lost))
         for i in ids:
             if i in involved:
                 results[i] = retract(store, i, by=by, reason=reason, now=now)

@@ -131,3 +131,21 @@ def test_reloading_a_retracted_fact_leaves_it_retracted_and_another_source_bring
     assert _classes(brain) == {"flies": "retracted", "glides": "retracted"}
     brain.load([_file(tmp_path, "atlas.jsonl", [BIRD])], source="atlas")
     assert _classes(brain) == {"flies": "active", "glides": "active"}
+
+
+def test_a_person_can_retract_a_conclusion_that_was_withdrawn_once_and_derived_again(
+    brain: Brain, tmp_path: Path
+) -> None:
+    """Its withdrawal left a Retraction record (one per fact id); the person's retraction replaces it."""
+    brain.load([_file(tmp_path, "zoo.jsonl", [BIRD])], source="zoo")
+    brain.load([_file(tmp_path, "r.dl", RULES)])
+    brain.retract(_id(brain, "zoo"), by="ann")
+    brain.load([_file(tmp_path, "atlas.jsonl", [BIRD])], source="atlas")
+    flies = _id(brain, "rule:fl", cls="flies")
+    assert brain.fact(flies).status.value == "active"
+    brain.retract(flies, by="bob", reason="penguin")
+    assert _classes(brain) == {"flies": "retracted", "glides": "retracted"}
+    why = brain.store.run_generated(
+        "MATCH (r:Retraction {fact_id: $id}) RETURN r.retracted_by AS by, r.reason AS reason", id=flies
+    )
+    assert why == [{"by": "bob", "reason": "penguin"}]

@@ -11,10 +11,14 @@ from kgbrain.knowledge import CORE_INHERITABLE, Fact
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 
+FACT_RANGE = 50_000  # concepts whose facts one export query reads (and sorts) at a time
+
 
 def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     """Every concept annotation, predicate declaration, source trust and fact, as facts-file rows."""
+    ids: list[str] = []  # every concept id, in order: the facts are read range by range
     for c in store.iterate("export_concepts"):
+        ids.append(c["id"])
         yield {"subject": c["id"], "predicate": "kind", "value": c["kind"]}
         for lang in ("en", "ru"):
             if c[f"description_{lang}"]:
@@ -35,8 +39,10 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     yield from _declaration_rows(store)
     for s in store.iterate("sources_all"):
         yield {"subject": s["name"], "predicate": "source_trust", "value": s["trust"]}
-    for row in store.iterate("export_facts"):
-        yield fact_row(fact_from_row(row))
+    for start in range(0, len(ids), FACT_RANGE):
+        span = ids[start : start + FACT_RANGE]
+        for row in store.iterate("export_facts_range", first=span[0], last=span[-1]):
+            yield fact_row(fact_from_row(row))
     for c in store.iterate("export_conflicts"):
         yield {"subject": c["id"], "predicate": "conflict_record", "value": _json_record(c)}
     for r in store.iterate("export_retractions"):

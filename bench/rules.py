@@ -41,6 +41,7 @@ from typing import Any
 
 from kgbrain.api import Brain
 from kgbrain.errors import StoreError
+from kgbrain.ingest.export import stored_fact_rows
 from kgbrain.reasoning.rules.memory import Closure, FactRow, read_facts
 from kgbrain.ruleset import Atom, Program, Rule, Var
 
@@ -312,8 +313,8 @@ def tms(n: int, work: Path, rule: str = "transitive", one_by_one: int = 0) -> di
     db = work / "tms.kuzu"
     with Brain.open(db) as brain:
         _, build_s = timed(lambda: brain.load([path, rules]))
-        stored = [f for f in brain.store.run("export_facts") if f["source"] == "gen"]
-        derived = sum(1 for f in brain.store.run("export_facts") if f["source"].startswith("rule:"))
+        stored = [f for f in stored_fact_rows(brain.store) if f["source"] == "gen"]
+        derived = sum(1 for f in stored_fact_rows(brain.store) if f["source"].startswith("rule:"))
         derivations = len(brain.store.run_generated("MATCH (d:Derivation) RETURN d.id AS id"))
     rng = random.Random(3)
     victims = rng.sample(stored, max(1, len(stored) // 100))
@@ -321,7 +322,7 @@ def tms(n: int, work: Path, rule: str = "transitive", one_by_one: int = 0) -> di
     shutil.copy(db, work / "tms-batch.kuzu")
 
     def active(brain: Brain) -> int:
-        return sum(1 for f in brain.store.run("export_facts") if f["status"] == "active")
+        return sum(1 for f in stored_fact_rows(brain.store) if f["status"] == "active")
 
     sample = ids[:one_by_one] if one_by_one else ids
     with Brain.open(db) as brain:

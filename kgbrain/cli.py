@@ -226,15 +226,43 @@ def facts(session: Session, concept: str, as_json: bool) -> None:
 
 @cli.command()
 @click.option(
-    "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Output file (default stdout)."
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    default="-",
+    help="Output file (default stdout); written whole or not at all.",
 )
 @pass_session
-def export(session: Session, output: Any) -> None:
+def export(session: Session, output: Path) -> None:
     """Write the whole knowledge base as JSONL that `kgbrain load` reads back losslessly."""
-    n = session.brain().export(output)
-    output.flush()  # a full disk shows here, before the count is reported
-    if getattr(output, "name", "<stdout>") != "<stdout>":
-        click.echo(f"{n} rows written", err=True)
+    if str(output) == "-":
+        session.brain().export(sys.stdout)
+        sys.stdout.flush()
+        return
+    with whole_file(output) as fh:
+        n = session.brain().export(fh)
+    click.echo(f"{n} rows written", err=True)
+
+
+@contextmanager
+def whole_file(path: Path) -> Iterator[Any]:
+    """Write `path` through a temporary file beside it, moved into place only when everything was written: an
+    export that fails half-way (a full disk, a killed process, a store error) leaves an earlier file as it was.
+    A device or a pipe (/dev/null, /dev/full) is written directly."""
+    if path.exists() and not path.is_file():
+        with path.open("w", encoding="utf-8") as fh:
+            yield fh
+            fh.flush()  # a full device shows here, before the count is reported
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with temporary.open("w", encoding="utf-8") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 @contextmanager

@@ -458,3 +458,26 @@ def test_read_only_media(kb: Path, tmp_path: Path) -> None:
     assert (tmp_path / "load.code").read_text().strip() == "1"
     err = (tmp_path / "load.err").read_text()
     assert one_error(err) == f"Error: cannot open database '{mount}/kb.kuzu': Read-only file system"
+
+
+def test_an_export_that_fails_half_way_leaves_the_earlier_file(kb: Path, tmp_path: Path) -> None:
+    from kgbrain.cli import whole_file
+
+    folder = tmp_path / "dumps"
+    folder.mkdir()
+    out = folder / "dump.jsonl"
+    out.write_text("an earlier export\n", encoding="utf-8")
+
+    def half_way() -> None:
+        with whole_file(out) as fh:
+            fh.write('{"subject": "x"')
+            raise RuntimeError("the store failed half-way")
+
+    with pytest.raises(RuntimeError):
+        half_way()
+    assert out.read_text(encoding="utf-8") == "an earlier export\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["dump.jsonl"]  # no temporary file left
+    code, _, err = run(kb, "export", "-o", str(out))
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8") == export_of(kb)
+    assert sorted(p.name for p in folder.iterdir()) == ["dump.jsonl"]

@@ -39,14 +39,25 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     yield from _declaration_rows(store)
     for s in store.iterate("sources_all"):
         yield {"subject": s["name"], "predicate": "source_trust", "value": s["trust"]}
-    for start in range(0, len(ids), FACT_RANGE):
-        span = ids[start : start + FACT_RANGE]
-        for row in store.iterate("export_facts_range", first=span[0], last=span[-1]):
-            yield fact_row(fact_from_row(row))
+    for row in stored_fact_rows(store, ids):
+        yield fact_row(fact_from_row(row))
     for c in store.iterate("export_conflicts"):
         yield {"subject": c["id"], "predicate": "conflict_record", "value": _json_record(c)}
     for r in store.iterate("export_retractions"):
         yield {"subject": r["fact_id"], "predicate": "retraction_record", "value": _json_record(r)}
+
+
+def stored_fact_rows(store: GraphStore, ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
+    """Every stored fact (any status) as `export_facts` rows, by subject, predicate and fact id.
+
+    Read FACT_RANGE concepts at a time (`ids`: every concept id in order, read from the store when not given): one
+    ORDER BY over a million facts fills Kùzu's default buffer pool.
+    """
+    if ids is None:
+        ids = [c["id"] for c in store.iterate("export_concepts")]
+    for start in range(0, len(ids), FACT_RANGE):
+        span = ids[start : start + FACT_RANGE]
+        yield from store.iterate("export_facts", first=span[0], last=span[-1])
 
 
 def _json_record(row: dict[str, Any]) -> str:

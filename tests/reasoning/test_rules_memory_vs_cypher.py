@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from kgbrain.api import Brain
 from kgbrain.errors import InputError
+from kgbrain.ingest.export import stored_fact_rows
 from kgbrain.ingest.rule_syntax import check_program, parse_rule
 from kgbrain.reasoning.graph import FactGraph
 from kgbrain.reasoning.rules.engine import materialise_cypher
@@ -61,7 +62,7 @@ def _statement(row: dict[str, Any]) -> Statement:
 def _cypher(brain: Brain, program: Program) -> tuple[set[Statement], set[tuple[str, Statement, tuple[Statement, ...]]]]:
     save_program(brain.store, program)
     materialise_cypher(brain.store, program, full=[r.id for r in program.rules])
-    rows = brain.store.run("export_facts")
+    rows = list(stored_fact_rows(brain.store))
     by_id = {r["fact_id"]: _statement(r) for r in rows}
     active = {_statement(r) for r in rows if r["status"] == "active"}
     fired = set()

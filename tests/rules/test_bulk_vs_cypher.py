@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from kgbrain.api import Brain
 from kgbrain.errors import InputError
+from kgbrain.ingest.export import stored_fact_rows
 from kgbrain.ingest.rule_syntax import check_program, parse_rule
 from kgbrain.reasoning.rules import rulebase
 from kgbrain.reasoning.rules.engine import materialise, materialise_cypher
@@ -79,7 +80,7 @@ def mixed_programs(draw: st.DrawFn) -> Program:
 def _snapshot(brain: Brain) -> Snapshot:
     facts = set()
     confidence = {}
-    for r in brain.store.run("export_facts"):
+    for r in stored_fact_rows(brain.store):
         derived = (r["source"] or "").startswith("rule:")
         confidence[r["fact_id"]] = round(r["confidence"], 9)
         facts.add(

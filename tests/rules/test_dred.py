@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kgbrain.api import Brain
+from kgbrain.ingest.export import stored_fact_rows
 
 CYCLE = """\
 [base] p(X, Y) :- q(X, Y).
@@ -47,7 +48,7 @@ def test_facts_that_only_support_each_other_through_a_cycle_are_withdrawn(brain:
     assert ("a", "p", "b", "rule:sym") in derived  # p(a,b) also from p(b,a): a cycle through `sym`
     brain.retract(_fact_id(brain, "a", "q", "b"), by="test")
     assert _active_derived(brain) == set()  # counting would keep the cycle alive
-    statuses = {r["status"] for r in brain.store.run("export_facts") if r["source"].startswith("rule:")}
+    statuses = {r["status"] for r in stored_fact_rows(brain.store) if r["source"].startswith("rule:")}
     assert statuses == {"retracted"}  # kept, never deleted
     brain.load([_facts(tmp_path, [{"subject": "a", "predicate": "q", "object": "b"}], "again.jsonl")])
     assert _active_derived(brain) == derived  # the premise back: everything revives

@@ -726,6 +726,9 @@ class Brain:
         # (derived again), and what that settles: all of it or none.
         with self.store.atomic():
             with self.store.transaction():
+                current = truth.get_conflict(self.store, conflict_id)
+                if truth.already_decided(current, keep, by):
+                    return current
                 record = truth.resolve_by_person(self.store, conflict_id, keep, by)
                 shift = truth.shift_of(record.events[-1:], record.facts)
                 gone = withdraw_lost(self.store, [f.fact_id for f in shift.lost])

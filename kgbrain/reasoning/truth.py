@@ -478,6 +478,22 @@ def get_conflict(store: GraphStore, conflict_id: str) -> ConflictRecord:
     return rec
 
 
+def already_decided(rec: ConflictRecord, keep: str, by: str) -> bool:
+    """Whether the same person's same decision is what the conflict already holds (the kept fact active, its rivals
+    not): doing it again must change nothing, not raise that person's trust a second time (a `resolve` re-run
+    after the first was killed once its write had landed)."""
+    facts = {f.fact_id: f for f in rec.facts}
+    return (
+        rec.status is ConflictStatus.RESOLVED
+        and rec.strategy is Strategy.HUMAN_OVERRIDE
+        and rec.kept_fact == keep
+        and rec.resolved_by == by.strip()
+        and keep in facts
+        and facts[keep].status is Status.ACTIVE
+        and not any(f.status is Status.ACTIVE for i, f in facts.items() if i != keep)
+    )
+
+
 def resolve_by_person(
     store: GraphStore, conflict_id: str, keep: str, by: str, *, now: datetime | None = None
 ) -> ConflictRecord:

@@ -257,9 +257,15 @@ def test_person_override_restores_the_kept_fact_and_raises_their_trust(brain: Br
     assert [e["strategy"] for e in resolved.events] == ["source_trust", "human_override"]
     trust = {r["name"]: r["trust"] for r in brain.store.run("sources_all")}
     assert trust["user/alice"] == pytest.approx(0.55)
-    brain.resolve_conflict(c.id, keep=forum.fact_id, by="alice")
-    assert {r["name"]: r["trust"] for r in brain.store.run("sources_all")}["user/alice"] == pytest.approx(0.6)
+    # The same decision again changes nothing: a `resolve` re-run after a kill that came once its write had landed
+    # must not raise alice's trust a second time (nor could repeating it raise her trust at will).
+    again = brain.resolve_conflict(c.id, keep=forum.fact_id, by="alice")
+    assert {r["name"]: r["trust"] for r in brain.store.run("sources_all")}["user/alice"] == pytest.approx(0.55)
+    assert again.events == resolved.events
     assert fact_count(brain) == 2
+    # Another person's decision, or another choice, is a new decision.
+    brain.resolve_conflict(c.id, keep=forum.fact_id, by="bob")
+    assert {r["name"]: r["trust"] for r in brain.store.run("sources_all")}["user/bob"] == pytest.approx(0.55)
 
 
 def test_person_override_of_a_deferred_conflict(brain: Brain) -> None:

@@ -28,9 +28,19 @@ CONFLICT_TYPES = ("opposite_polarity", "conflicting_value", "source_conflict", "
 class _Cli(click.Group):
     """Translates our errors once: InputError exits 2, any other KgbrainError exits 1, both as `Error: ...`."""
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.BadParameter as exc:
+            raise _one_line_usage(exc) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.BadParameter as exc:  # a command's own option: `export -o /tmp`
+            raise _one_line_usage(exc) from None
         except InputError as exc:
             click.echo(f"Error: {_one_line(str(exc))}", err=True)
             ctx.exit(2)
@@ -42,6 +52,14 @@ class _Cli(click.Group):
         except OSError as exc:  # a full disk, /dev/full, a path under a file: the environment, not a bug
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(_one_line(f"{where}{exc.strerror or exc}")) from exc
+
+
+def _one_line_usage(exc: click.BadParameter) -> click.BadParameter:
+    # A bad value (`--db` naming a folder, also through KGBRAIN_DB) is one `Error:` line, exit 2, like any bad
+    # input; click would print the usage and a hint above it. A missing argument keeps the usage: it says what to give.
+    if not isinstance(exc, click.MissingParameter):
+        exc.ctx = None
+    return exc
 
 
 def _one_line(message: str) -> str:

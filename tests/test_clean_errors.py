@@ -481,3 +481,19 @@ def test_an_export_that_fails_half_way_leaves_the_earlier_file(kb: Path, tmp_pat
     assert code == 0, err
     assert out.read_text(encoding="utf-8") == export_of(kb)
     assert sorted(p.name for p in folder.iterdir()) == ["dump.jsonl"]
+
+
+def test_a_folder_where_a_file_is_wanted_is_one_error_line(kb: Path, tmp_path: Path) -> None:
+    for db, args, env in (
+        (tmp_path, ["stats"], None),
+        (kb, ["export", "-o", str(tmp_path)], None),
+    ):
+        code, _, err = run(db, *args, env=env)
+        assert code == 2
+        assert "is a directory" in one_error(err)
+    result = CliRunner(env={"KGBRAIN_DB": str(tmp_path)}).invoke(cli, ["stats"])
+    assert result.exit_code == 2
+    assert "is a directory" in one_error(result.stderr)
+    missing = CliRunner().invoke(cli, ["verify"])  # a missing argument keeps the usage: it says what to give
+    assert missing.exit_code == 2
+    assert "Usage: " in missing.stderr

@@ -2,7 +2,9 @@
 
 Random programs (recursion, classical negation, `not`, comparisons, unary and membership atoms; some rules
 defeasible or defeaters, with superiority statements and authority tiers) over random graphs with negative
-and inactive (outdated, retracted) facts, and a second load of facts after the rules ran. Compared: every
+and inactive (outdated, retracted) facts, and a second load of facts after the rules ran (between the two, a
+person may retract some derived or base facts: truth maintenance withdraws what loses support, and a derived
+fact the person retracted stays retracted when the second load derives it again). Compared: every
 stored fact (id, statement, source, status, confidence, trust, authority) and every derivation record (id,
 rule, fact, premise fact ids, status). Not compared: a derived fact's confidence, which is the weakest premise's
 of one of its derivations, chosen differently (the Cypher engine takes the first row Kùzu returns, the wired
@@ -12,6 +14,7 @@ path the best row of the first firing) and then moved by conflict detection.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +108,9 @@ def _snapshot(brain: Brain) -> Snapshot:
     return facts, derivations
 
 
-def _run(program: Program, first: Path | None, second: Path | None, *, cypher: bool) -> Snapshot:
+def _run(
+    program: Program, first: Path | None, second: Path | None, *, cypher: bool, picks: Sequence[int] = ()
+) -> Snapshot:
     with Brain.open(None) as brain, pytest.MonkeyPatch.context() as mp:
         if cypher:  # loads run the stored rules through the definition too
             mp.setattr(rulebase, "materialise", materialise_cypher)
@@ -113,9 +118,16 @@ def _run(program: Program, first: Path | None, second: Path | None, *, cypher: b
             brain.load([first])
         _, new, _ = save_program(brain.store, program)
         (materialise_cypher if cypher else materialise)(brain.store, program, full=new)
+        live = sorted(r["fact_id"] for r in stored_fact_rows(brain.store) if r["status"] == "active")
+        retracted = sorted({live[i % len(live)] for i in picks}) if live else []
+        if retracted:
+            brain.retract_many(retracted, by="ann")
         if second is not None:
             brain.load([second])
-        return _snapshot(brain)
+        snapshot = _snapshot(brain)
+    # A person's retraction sticks: neither a later load nor a rule deriving the statement again revives it.
+    assert {f[0] for f in snapshot[0] if f[6] != "retracted"}.isdisjoint(retracted)
+    return snapshot
 
 
 @st.composite
@@ -138,9 +150,14 @@ def dense_rows(draw: st.DrawFn) -> list[dict[str, Any]]:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(mixed_programs(), st.one_of(dense_rows(), fact_rows()), st.one_of(dense_rows(), fact_rows()))
+@given(
+    mixed_programs(),
+    st.one_of(dense_rows(), fact_rows()),
+    st.one_of(dense_rows(), fact_rows()),
+    st.lists(st.integers(0, 40), max_size=3),
+)
 def test_wired_path_stores_what_the_cypher_engine_stores(
-    program: Program, rows: list[dict[str, Any]], later: list[dict[str, Any]]
+    program: Program, rows: list[dict[str, Any]], later: list[dict[str, Any]], picks: list[int]
 ) -> None:
     try:
         program = Program(tuple(parse_rule(str(r)) for r in program.rules), program.superiority)
@@ -152,7 +169,7 @@ def test_wired_path_stores_what_the_cypher_engine_stores(
     with tempfile.TemporaryDirectory() as tmp:
         first = write_jsonl(Path(tmp) / "facts.jsonl", rows) if rows else None
         second = write_jsonl(Path(tmp) / "later.jsonl", later) if later else None
-        memory = _run(program, first, second, cypher=False)
-        cypher = _run(program, first, second, cypher=True)
+        memory = _run(program, first, second, cypher=False, picks=picks)
+        cypher = _run(program, first, second, cypher=True, picks=picks)
     assert memory[0] == cypher[0]
     assert memory[1] == cypher[1]

@@ -340,6 +340,7 @@ def materialise_memory(store: GraphStore, program: Program) -> Any:
         InputError: the program cannot be stratified.
         StoreError: the store failed.
     """
+    from kgbrain.reasoning.rules.dred import revivable
     from kgbrain.reasoning.rules.engine import RunReport, _fact_order, _write_facts
 
     report = RunReport()
@@ -358,10 +359,14 @@ def materialise_memory(store: GraphStore, program: Program) -> Any:
         return report
     wanted = {fid for _, fid, _ in fresh.values()}
     new_facts = sorted((outcome.facts[f] for f in wanted if f not in stored.status), key=_fact_order)
-    dead = sorted(
-        f
-        for f in wanted
-        if stored.status.get(f) == Status.RETRACTED.value and outcome.facts[f].source.startswith(DERIVED_SOURCE_PREFIX)
+    dead = revivable(
+        store,
+        (
+            f
+            for f in wanted
+            if stored.status.get(f) == Status.RETRACTED.value
+            and outcome.facts[f].source.startswith(DERIVED_SOURCE_PREFIX)
+        ),
     )
     refs = {r["id"] for r in store.iterate("rules_factrefs_all")}
     stamp = datetime.now(timezone.utc).replace(tzinfo=None)

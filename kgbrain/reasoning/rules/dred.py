@@ -166,6 +166,19 @@ def _rederive(
     return holding
 
 
+def revivable(store: GraphStore, ids: Iterable[str]) -> list[str]:
+    """Of these retracted derived facts, those truth maintenance withdrew (sorted): a person's retraction sticks.
+
+    A fact with no Retraction record (none was kept) is revivable, as before records named who retracted.
+    """
+    wanted = sorted(set(ids))
+    kept: set[str] = set()
+    for start in range(0, len(wanted), _CHUNK):
+        part = wanted[start : start + _CHUNK]
+        kept.update(r["fact_id"] for r in store.run("tms_retracted_by_person", ids=part, withdrawn_by=WITHDRAWN_BY))
+    return [i for i in wanted if i not in kept]
+
+
 def _retract_facts(store: GraphStore, ids: list[str], stamp: datetime, reason: str) -> list[str]:
     import pyarrow as pa
 

@@ -41,6 +41,7 @@ from typing import Any, Protocol
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import CORE_INHERITABLE, Authority, Fact, Literal, Status
 from kgbrain.reasoning.rules.compile import Compiled, compile_rule, positive_atoms
+from kgbrain.reasoning.rules.dred import revivable
 from kgbrain.reasoning.rules.program_cache import program_strata
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
@@ -313,7 +314,7 @@ def _write(
     wanted = {fid for _, fid in fresh.values()}
     stored = _stored(store, [by_id[fid].fact for fid in sorted(wanted)])
     new_facts = sorted((by_id[fid].fact for fid in wanted - stored.keys()), key=_fact_order)
-    dead = sorted(fid for fid, (status, source) in stored.items() if _revivable(status, source))
+    dead = revivable(store, (fid for fid, (status, source) in stored.items() if _revivable(status, source)))
     with store.transaction():
         _write_facts(store, new_facts, stamp)
         if dead:
@@ -326,7 +327,7 @@ def _write(
 
 
 def _revivable(status: str, source: str) -> bool:
-    """A derived fact that lost all support earlier, derived again."""
+    """A retracted derived fact, derived again (dred.revivable then keeps those a person retracted)."""
     return status == Status.RETRACTED.value and source.startswith(DERIVED_SOURCE_PREFIX)
 
 

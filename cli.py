@@ -1,2 +1,3 @@
 from kgbrain.cli import main
+
 main()

@@ -33,7 +33,7 @@ from reasoning import build_kb, generate
 
 from kgbrain.api import Brain, demo_path
 from kgbrain.output.dialogue import render
-from kgbrain.reasoning.resources import ResourceMonitor
+from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 
 DEMO_RING1 = [
     "Что такое нейрон?",

@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from kgbrain.api import Brain  # noqa: E402
 from kgbrain.knowledge import Fact, Literal  # noqa: E402
-from kgbrain.reasoning import contradictions, truth  # noqa: E402
+from kgbrain.reasoning.tms import contradictions  # noqa: E402
+from kgbrain.reasoning.tms import resolution as truth  # noqa: E402
 
 BRANCHES = 10  # is_a tree fan-out; the children of the root are paired as disjoint classes
 BASE_TRUST = 0.9

@@ -26,7 +26,7 @@ TREE = Path(os.environ.get("KGBRAIN_QA_TREE", ROOT))  # whose kgbrain answers (t
 sys.path.insert(0, str(TREE))
 
 from kgbrain.api import Brain  # noqa: E402
-from kgbrain.reasoning.resources import ResourceMonitor  # noqa: E402
+from kgbrain.reasoning.cognition.monitor import ResourceMonitor  # noqa: E402
 
 
 def _judge() -> Any:

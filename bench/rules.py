@@ -5,7 +5,7 @@
 
 1. LUBM(1,0) (univ-bench.owl + University0, 100,573 triples): load + OWL 2 RL materialisation and the 14
    LUBM queries. kgbrain: `Brain.load` of the data, the ontology's OWL 2 RL rules (ingest/owl_rules.py)
-   run in memory (reasoning/rules/memory.py, every derivation recorded) and the queries on that closure
+   run in memory (reasoning/rules/executor.py, every derivation recorded) and the queries on that closure
    (the engine `Brain.query` uses). `kgbrain load (CLI, stored)`: the command a user runs, in a fresh
    process on a fresh database, storing the rules, derived facts and derivation records (the wired path:
    in-memory closure, one write); its `triples` column is the number of stored derived facts.
@@ -42,7 +42,7 @@ from typing import Any
 from kgbrain.api import Brain
 from kgbrain.errors import StoreError
 from kgbrain.ingest.export import stored_fact_rows
-from kgbrain.reasoning.rules.memory import Closure, FactRow, read_facts
+from kgbrain.reasoning.rules.executor import Closure, FactRow, read_facts
 from kgbrain.ruleset import Atom, Program, Rule, Var
 
 HERE = Path(__file__).resolve().parent

@@ -34,23 +34,23 @@ LoadHook = Callable[["Brain", "LoadReport"], None]
 if TYPE_CHECKING:  # loading imports pyarrow, truth maintenance its own modules: a question needs neither
     from kgbrain.ingest.batch import LoadBatch
     from kgbrain.ingest.loader import LoadReport
-    from kgbrain.reasoning import truth
+    from kgbrain.reasoning.tms import resolution as truth
 
 if TYPE_CHECKING:
-    from kgbrain.reasoning.rules.dred import Withdrawal
-    from kgbrain.reasoning.rules.support import Proof
+    from kgbrain.reasoning.tms.proofs import Proof
+    from kgbrain.reasoning.tms.withdraw import Withdrawal
 
 if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never reason skip them
-    from kgbrain.reasoning.analogical import Analogy
-    from kgbrain.reasoning.associative import Connection
-    from kgbrain.reasoning.causal import CausalPath
-    from kgbrain.reasoning.reasoner import Answer, Reasoner
-    from kgbrain.reasoning.trace import Check
+    from kgbrain.reasoning.answering.reasoner import Answer, Reasoner
+    from kgbrain.reasoning.modes.analogical import Analogy
+    from kgbrain.reasoning.modes.associative import Connection
+    from kgbrain.reasoning.modes.causal import CausalPath
+    from kgbrain.reasoning.results import Check
 
 if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `think`/`ask`
     from kgbrain.config import Config
+    from kgbrain.output.answer_check import AnswerReport
     from kgbrain.output.pipeline import BrainOutput, Cognition
-    from kgbrain.output.rules import AnswerReport
 
 if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
     from collections.abc import Iterable, Iterator
@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # verification is imported where it is used: most commands ne
 
     from kgbrain.ingest.claims import ClaimLine, ClaimRow
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
-    from kgbrain.reasoning.verify import ConflictNote, Verdict
+    from kgbrain.reasoning.answering.verify import ConflictNote, Verdict
 
 if TYPE_CHECKING:  # queries with variables load the rule executor on first use
     from kgbrain.reasoning.rules.query import QueryEngine, QueryResult
@@ -278,7 +278,7 @@ class Brain:
             StoreError: the store failed (a bad claim never raises; it gets an ERROR verdict).
         """
         from kgbrain.ingest.claims import Claim, ClaimError, claim_from_row
-        from kgbrain.reasoning.verify import VerifyOptions
+        from kgbrain.reasoning.answering.verify import VerifyOptions
 
         rows: list[ClaimRow] = []
         for n, c in enumerate(claims, start=1):
@@ -315,7 +315,7 @@ class Brain:
         """
         from kgbrain.ingest.claims import claims_format, count_claims, read_claim_lines, read_claims
         from kgbrain.output.verdicts import VerdictWriter, encode_batch, run_verification, skip_finished
-        from kgbrain.reasoning.verify import VerifyOptions
+        from kgbrain.reasoning.answering.verify import VerifyOptions
 
         path = Path(claims)
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
@@ -336,7 +336,7 @@ class Brain:
     def _verify_batches(
         self, rows: Iterable[ClaimRow], options: Any, workers: int, batch_size: int = 256
     ) -> Iterable[list[Verdict]]:
-        from kgbrain.reasoning.verify import verify_stream
+        from kgbrain.reasoning.answering.verify import verify_stream
 
         if batch_size < 1:
             raise InputError(f"batch size {batch_size!r} must be at least 1")
@@ -355,7 +355,7 @@ class Brain:
         import multiprocessing
         from functools import partial
 
-        from kgbrain.reasoning.verify import verify_parallel, verify_parallel_encoded
+        from kgbrain.reasoning.answering.verify import verify_parallel, verify_parallel_encoded
 
         if batch_size < 1:
             raise InputError(f"batch size {batch_size!r} must be at least 1")
@@ -473,7 +473,7 @@ class Brain:
         """The reasoner over this knowledge base (created on first use; it then sees every load)."""
         found: Reasoner | None = self.__dict__.get("_reasoner")
         if found is None:
-            from kgbrain.reasoning.reasoner import Reasoner
+            from kgbrain.reasoning.answering.reasoner import Reasoner
 
             path = getattr(self.store, "path", None)
             found = Reasoner(self.store, index_dir=Path(f"{path}.reasoning") if path is not None else None)
@@ -496,7 +496,7 @@ class Brain:
         """The closure of the active facts under the stored rules, kept until the next load."""
         from kgbrain.ingest.ontology import load_mapping
         from kgbrain.ingest.rdf_mapping import RdfMapper
-        from kgbrain.reasoning.rules.memory import Closure, read_facts
+        from kgbrain.reasoning.rules.executor import Closure, read_facts
         from kgbrain.reasoning.rules.query import QueryEngine
 
         graph = self.reasoner.graph()
@@ -622,7 +622,7 @@ class Brain:
             InputError: the draft is empty or the rules file is bad.
             StoreError: the store failed.
         """
-        from kgbrain.output.rules import check_answer, load_rules
+        from kgbrain.output.answer_check import check_answer, load_rules
 
         for what, text, limit in (("question", question, MAX_QUESTION_CHARS), ("draft", draft, MAX_DRAFT_CHARS)):
             if len(text) > limit:
@@ -694,8 +694,8 @@ class Brain:
             InputError: unknown type or status.
             StoreError: the store failed.
         """
-        from kgbrain.reasoning import truth
-        from kgbrain.reasoning.contradictions import ConflictType
+        from kgbrain.reasoning.tms import resolution as truth
+        from kgbrain.reasoning.tms.contradictions import ConflictType
 
         kind = _enum(ConflictType, type, "conflict type")
         state = _enum(truth.ConflictStatus, status, "conflict status")
@@ -708,7 +708,7 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        from kgbrain.reasoning.verify import stored_conflict_notes
+        from kgbrain.reasoning.answering.verify import stored_conflict_notes
 
         return stored_conflict_notes(self.store)
 
@@ -719,8 +719,8 @@ class Brain:
             InputError: unknown conflict, or `keep` is not one of its facts.
             StoreError: the store failed.
         """
-        from kgbrain.reasoning import truth
-        from kgbrain.reasoning.rules.follow import withdraw_lost
+        from kgbrain.reasoning.tms import resolution as truth
+        from kgbrain.reasoning.tms.follow import withdraw_lost
 
         # The decision, what the rules derived from the facts it disputes (withdrawn) and from the fact it keeps
         # (derived again), and what that settles: all of it or none.
@@ -743,8 +743,8 @@ class Brain:
             InputError: unknown fact, or retracted already.
             StoreError: the store failed.
         """
-        from kgbrain.reasoning import truth
-        from kgbrain.reasoning.rules.follow import withdraw_lost
+        from kgbrain.reasoning.tms import resolution as truth
+        from kgbrain.reasoning.tms.follow import withdraw_lost
 
         # The retraction, what loses all support with it, what the rivals it brings back imply, and what that
         # settles: all of it or none.
@@ -767,8 +767,8 @@ class Brain:
         """
         from functools import reduce
 
-        from kgbrain.reasoning import truth
-        from kgbrain.reasoning.rules.follow import withdraw_lost
+        from kgbrain.reasoning.tms import resolution as truth
+        from kgbrain.reasoning.tms.follow import withdraw_lost
 
         with self.store.atomic():  # as `retract`: a kill leaves all of it or none
             with self.store.transaction():
@@ -787,7 +787,7 @@ class Brain:
             InputError: no fact has this id.
             StoreError: the store failed.
         """
-        from kgbrain.reasoning.rules.support import explain
+        from kgbrain.reasoning.tms.proofs import explain
 
         proof = explain(self.store, fact_id)
         if proof is None:
@@ -810,8 +810,8 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        from kgbrain.reasoning import truth
-        from kgbrain.reasoning.rules.follow import withdraw_lost
+        from kgbrain.reasoning.tms import resolution as truth
+        from kgbrain.reasoning.tms.follow import withdraw_lost
 
         with self.store.atomic():  # the records, what their resolutions take from the rules' conclusions, or none
             with self.store.transaction():
@@ -832,8 +832,8 @@ class Brain:
         Call it inside `atomic`, outside a transaction.
         """
         from kgbrain.ingest.loader import LoadReport
-        from kgbrain.reasoning.rules.follow import change_keys, derive_regained, withdraw_lost
-        from kgbrain.reasoning.rules.settle import settle_stored
+        from kgbrain.reasoning.tms.follow import change_keys, derive_regained, withdraw_lost
+        from kgbrain.reasoning.tms.settle import settle_stored
 
         run = derive_regained(self.store, shift.regained)
         keys = change_keys([*shift.lost, *shift.regained, *also], run)
@@ -932,7 +932,7 @@ def _run_rules(store: GraphStore, report: LoadReport, new_rules: Sequence[str] =
 
 def _withdraw_deactivated(store: GraphStore, *reports: LoadReport | None) -> Withdrawal | None:
     """Withdraw (in a transaction of its own) what rested on facts the load hooks took out of the active set."""
-    from kgbrain.reasoning.rules.follow import withdraw_lost
+    from kgbrain.reasoning.tms.follow import withdraw_lost
 
     lost = [f.fact_id for r in reports if r is not None for f in r.deactivated]
     if not lost:
@@ -946,8 +946,8 @@ def _settle_after_load(
 ) -> None:
     """New facts (or rules, when `report` is None) can make `not` atoms false and block defeasible conclusions,
     and so can the facts the load's conflicts disputed and the conclusions withdrawn with them (`gone`)."""
-    from kgbrain.reasoning.rules.follow import change_keys
-    from kgbrain.reasoning.rules.settle import EVERYTHING, column_keys, settle_stored
+    from kgbrain.reasoning.tms.follow import change_keys
+    from kgbrain.reasoning.tms.settle import EVERYTHING, column_keys, settle_stored
 
     if report is None:
         settle_stored(store, {EVERYTHING})
@@ -978,7 +978,7 @@ def _names_changed(brain: Brain, report: LoadReport) -> None:
 
 
 def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
-    from kgbrain.reasoning import truth
+    from kgbrain.reasoning.tms import resolution as truth
 
     records = truth.record_on_load(
         brain.store, report.added, only_new=report.first_facts, new_concepts=report.new_concepts

@@ -18,10 +18,10 @@ from kgbrain.errors import InputError, KgbrainError
 if TYPE_CHECKING:  # start-up counts: each command imports what it uses (pydantic, pyarrow, numpy are slow)
     from kgbrain.api import Brain, LoadProgress
     from kgbrain.output.verdicts import VerifySummary
-    from kgbrain.reasoning.truth import ScanResult
+    from kgbrain.reasoning.tms.resolution import ScanResult
 
 DEFAULT_DB = Path("kgbrain.kuzu")  # kgbrain.api.DEFAULT_DB (a test keeps them equal)
-# kgbrain.reasoning.contradictions.ConflictType's values (a test keeps them equal), for --type's choices.
+# kgbrain.reasoning.tms.contradictions.ConflictType's values (a test keeps them equal), for --type's choices.
 CONFLICT_TYPES = ("opposite_polarity", "conflicting_value", "source_conflict", "relation_conflict", "stale_evidence")
 
 
@@ -500,7 +500,7 @@ def rules(session: Session, cypher: bool, as_json: bool) -> None:
 @pass_session
 def explain(session: Session, fact_id: str, as_json: bool) -> None:
     """Show how FACT_ID holds: its derivation tree down to sourced facts, each step with its rule id."""
-    from kgbrain.reasoning.rules.support import proof_json, proof_lines
+    from kgbrain.reasoning.tms.proofs import proof_json, proof_lines
 
     proof = session.brain().explain(fact_id)
     if as_json:

@@ -10,14 +10,14 @@ from kgbrain.api import ConceptFacts, Stats
 from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.output.verdicts import VerifySummary, verdict_row
-from kgbrain.reasoning.truth import ConflictRecord
-from kgbrain.reasoning.verify import Verdict
+from kgbrain.reasoning.answering.verify import Verdict
+from kgbrain.reasoning.tms.resolution import ConflictRecord
 
 if TYPE_CHECKING:
+    from kgbrain.output.answer_check import AnswerReport
     from kgbrain.output.pipeline import BrainOutput
-    from kgbrain.output.rules import AnswerReport
     from kgbrain.reasoning.rules.query import QueryResult
-    from kgbrain.reasoning.truth import RetractResult
+    from kgbrain.reasoning.tms.resolution import RetractResult
 
 
 def _same_fields(model: type[BaseModel], obj: object) -> dict[str, Any]:
@@ -375,10 +375,10 @@ class AnalogyOut(_Out):
 
 
 if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; only reasoning commands need them
-    from kgbrain.reasoning.analogical import Analogy
-    from kgbrain.reasoning.causal import CausalPath
-    from kgbrain.reasoning.reasoner import Answer
-    from kgbrain.reasoning.trace import Step
+    from kgbrain.reasoning.answering.reasoner import Answer
+    from kgbrain.reasoning.modes.analogical import Analogy
+    from kgbrain.reasoning.modes.causal import CausalPath
+    from kgbrain.reasoning.results import Step
 
 
 class QueryOut(_Out):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgbrain.reasoning.hypotheses import HypothesisStatus, HypothesisType
-from kgbrain.reasoning.loop import CognitiveResult
+from kgbrain.reasoning.cognition.hypotheses import HypothesisStatus, HypothesisType
+from kgbrain.reasoning.cognition.loop import CognitiveResult
 
 LOW_TRUST = 0.5
 STALE = 0.5

@@ -20,12 +20,12 @@ from kgbrain.output.logs import BrainLogger
 from kgbrain.output.responder import Responder
 from kgbrain.output.trace import ExplainabilityTrace, TraceBuilder
 from kgbrain.output.validate import ResponseValidator, ValidationResult
-from kgbrain.reasoning.actions import ActionType, SuccessHistory
-from kgbrain.reasoning.goals import GoalType
-from kgbrain.reasoning.loop import CognitiveLoop, CognitiveResult
-from kgbrain.reasoning.planner import NORMAL_OUTCOMES, CognitiveOutcome
-from kgbrain.reasoning.reasoner import Answer
-from kgbrain.reasoning.trace import Trace
+from kgbrain.reasoning.answering.reasoner import Answer
+from kgbrain.reasoning.cognition.goals import GoalType
+from kgbrain.reasoning.cognition.loop import CognitiveLoop, CognitiveResult
+from kgbrain.reasoning.cognition.planner import NORMAL_OUTCOMES, CognitiveOutcome
+from kgbrain.reasoning.cognition.selection import ActionType, SuccessHistory
+from kgbrain.reasoning.results import Trace
 from kgbrain.store.protocol import GraphStore
 
 _CONTENT_ACTIONS = frozenset({ActionType.RESPOND_DIRECT, ActionType.RESPOND_HEDGED})
@@ -190,7 +190,7 @@ def answer_of(output: BrainOutput) -> Answer:
     The Answer behind the selected hypothesis keeps its trace and data; a hypothesis from a stored statement
     gets that statement's trace.
     """
-    from kgbrain.reasoning.trace import Mode
+    from kgbrain.reasoning.results import Mode
 
     result = output.result
     h = result.selected

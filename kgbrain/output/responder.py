@@ -16,10 +16,10 @@ from typing import Any
 
 from kgbrain.language import display_name
 from kgbrain.output.dialogue import cite, hedge, phrase, render
-from kgbrain.reasoning.actions import ActionType
-from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisType
-from kgbrain.reasoning.loop import CognitiveResult
-from kgbrain.reasoning.reasoner import SourceRef
+from kgbrain.reasoning.answering.reasoner import SourceRef
+from kgbrain.reasoning.cognition.hypotheses import Hypothesis, HypothesisType
+from kgbrain.reasoning.cognition.loop import CognitiveResult
+from kgbrain.reasoning.cognition.selection import ActionType
 from kgbrain.reasoning.uncertainty import MEDIUM_CONFIDENCE, hedging_phrases
 from kgbrain.store.protocol import GraphStore
 

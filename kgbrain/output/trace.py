@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from kgbrain.reasoning.hypotheses import Hypothesis, HypothesisStatus, HypothesisType
-from kgbrain.reasoning.loop import CognitiveResult
-from kgbrain.reasoning.reasoner import SourceRef
+from kgbrain.reasoning.answering.reasoner import SourceRef
+from kgbrain.reasoning.cognition.hypotheses import Hypothesis, HypothesisStatus, HypothesisType
+from kgbrain.reasoning.cognition.loop import CognitiveResult
 
 # concept ids -> labels in the answer's language
 Labeller = Callable[[Sequence[str], str], dict[str, str]]

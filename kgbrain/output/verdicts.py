@@ -18,7 +18,7 @@ from typing import IO, Any, TypeVar
 
 from kgbrain.errors import InputError
 from kgbrain.ingest.claims import Claim, ClaimError, ClaimLine, ClaimRow, claim_from_line
-from kgbrain.reasoning.verify import ConflictNote, Verdict, VerdictKind
+from kgbrain.reasoning.answering.verify import ConflictNote, Verdict, VerdictKind
 
 # Called with (claims done, claims in total) after each batch.
 VerifyProgress = Callable[[int, int], None]

@@ -46,7 +46,7 @@ from kgbrain.models import (
     StatsOut,
     VerdictOut,
 )
-from kgbrain.reasoning.resources import ResourceState
+from kgbrain.reasoning.cognition.monitor import ResourceState
 from kgbrain.service.paging import page
 from kgbrain.service.uploads import remove_orphans, request_folder
 from kgbrain.store.delta import FactDelta
@@ -343,7 +343,7 @@ class Service:
         """A fact's provenance and status, and the conflicts it is part of."""
 
         def run(brain: Brain) -> ExplanationOut:
-            from kgbrain.reasoning.rules.support import proof_json
+            from kgbrain.reasoning.tms.proofs import proof_json
 
             fact = brain.fact(fact_id)
             proof = proof_json(brain.explain(fact_id))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kgbrain.ingest.batch import COLUMNS, FactColumns
 from kgbrain.knowledge import Authority, Fact, Literal, Status
-from kgbrain.reasoning.contradictions import Vocabulary, _worth_comparing
+from kgbrain.reasoning.tms.contradictions import Vocabulary, _worth_comparing
 
 UTC = timezone.utc
 FACTS = [

@@ -8,7 +8,7 @@ from kgbrain.api import Brain
 from kgbrain.ingest.ntriples import Triple
 from kgbrain.ingest.ontology import _rdflib_triples, load_mapping, read_ontology
 from kgbrain.ingest.rdf_mapping import RdfMapper
-from kgbrain.reasoning.trace import Outcome
+from kgbrain.reasoning.results import Outcome
 from kgbrain.ruleset import Atom, Const, Var
 from tests.conftest import FIXTURES
 

@@ -72,7 +72,7 @@ def test_ask_writes_logs_when_a_directory_is_configured(tmp_path: Path, demo_db:
     import dataclasses
 
     from kgbrain.api import Brain
-    from kgbrain.reasoning.resources import ResourceMonitor
+    from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 
     with Brain.open(demo_db, read_only=True) as brain:
         brain.config = dataclasses.replace(brain.config, logs=LogConfig(directory=str(tmp_path / "logs")))

@@ -8,8 +8,8 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.output.responder import _hedge
-from kgbrain.reasoning.actions import ActionDecision, ActionType
-from kgbrain.reasoning.resources import ResourceMonitor
+from kgbrain.reasoning.cognition.monitor import ResourceMonitor
+from kgbrain.reasoning.cognition.selection import ActionDecision, ActionType
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from kgbrain.api import Brain
-from kgbrain.reasoning.resources import ResourceMonitor
+from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 
 QUESTION = "Почему нейроны важны для мышления?"
 

@@ -8,7 +8,7 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.output.dialogue import phrase
-from kgbrain.reasoning.resources import ResourceMonitor
+from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 from tests.conftest import write_jsonl
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from kgbrain.api import Brain
-from kgbrain.reasoning.trace import Outcome
+from kgbrain.reasoning.results import Outcome
 from tests.qa.judge import Case, load_cases
 
 YES_NO = [

@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from kgbrain.api import Brain
-from kgbrain.reasoning.resources import ResourceMonitor
+from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 from tests.qa.judge import Case, load_cases, problems
-from tests.reasoning.test_golden_demo import CASES as GOLDEN
+from tests.reasoning.answering.test_golden_demo import CASES as GOLDEN
 
 CASES = load_cases()
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from kgbrain import api, cli
-from kgbrain.reasoning.contradictions import ConflictType
+from kgbrain.reasoning.tms.contradictions import ConflictType
 from tests.service.conftest import env_with
 
 

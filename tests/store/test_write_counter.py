@@ -11,7 +11,7 @@ import pytest
 from kgbrain.api import Brain
 from kgbrain.errors import DatabaseLocked, InputError
 from kgbrain.memory.persisted import ShardedMap, load_or_build, save_sharded
-from kgbrain.reasoning.graph import fingerprint
+from kgbrain.reasoning.views.graph import fingerprint
 from kgbrain.store.kuzu_store import KuzuStore
 from kgbrain.store.lock import FileLock
 from tests.conftest import write_jsonl

@@ -1,7 +1,7 @@
 """Materialisation through the in-memory executor, written to the store in one transaction.
 
 The Cypher engine (engine.py, `materialise_cypher`) is the definition; this computes the same consequences
-with `memory.Closure` and writes them at once. A property test (tests/rules/test_bulk_vs_cypher.py) shows
+with `memory.Closure` and writes them at once. A property test (tests/reasoning/rules/test_bulk_vs_cypher.py) shows
 that on random programs and graphs (negative and inactive facts, `not`, defeasible rules) both store
 the same derived facts and the same derivation records.
 
@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from kgbrain.knowledge import Authority, Fact, Literal, Status
-from kgbrain.reasoning.rules.memory import MEMBERSHIP, Closure, FactRow, is_number
+from kgbrain.reasoning.rules.executor import MEMBERSHIP, Closure, FactRow, is_number
 from kgbrain.reasoning.rules.program_cache import program_strata
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX, Atom, Const, Program, Rule, RuleKind
 from kgbrain.store.protocol import GraphStore
@@ -77,7 +77,7 @@ def read_stored(store: GraphStore) -> _Stored:
     Raises:
         StoreError: the store failed.
     """
-    from kgbrain.reasoning.rules.memory import literal_key
+    from kgbrain.reasoning.rules.executor import literal_key
 
     out = _Stored()
     for row in store.iterate("rules_memory_facts"):
@@ -340,8 +340,8 @@ def materialise_memory(store: GraphStore, program: Program) -> Any:
         InputError: the program cannot be stratified.
         StoreError: the store failed.
     """
-    from kgbrain.reasoning.rules.dred import revivable
     from kgbrain.reasoning.rules.engine import RunReport, _fact_order, _write_facts
+    from kgbrain.reasoning.tms.withdraw import revivable
 
     report = RunReport()
     if not program.rules:

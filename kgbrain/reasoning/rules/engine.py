@@ -23,10 +23,10 @@ strict fixpoint, in rounds until nothing changes:
   than `bird(X)` when `penguin is_a bird` is stored), and not the other way round;
 - two conclusions that block each other are both withheld (ambiguity blocking); defeaters derive nothing.
 A defeasible conclusion is not withdrawn when a later round derives a stronger opposite; conflicting
-facts are recorded by the contradiction detector instead (reasoning/truth.py).
+facts are recorded by the contradiction detector instead (reasoning/tms/resolution.py).
 
 The in-memory path: `Executor` is the signature of a faster executor over a fact table (see
-`kgbrain.reasoning.rules.memory`); the Cypher path here is the definition it must agree with.
+`kgbrain.reasoning.rules.executor`); the Cypher path here is the definition it must agree with.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from typing import Any, Protocol
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import CORE_INHERITABLE, Authority, Fact, Literal, Status
 from kgbrain.reasoning.rules.compile import Compiled, compile_rule, positive_atoms
-from kgbrain.reasoning.rules.dred import revivable
 from kgbrain.reasoning.rules.program_cache import program_strata
+from kgbrain.reasoning.tms.withdraw import revivable
 from kgbrain.ruleset import (
     DERIVED_SOURCE_PREFIX,
     Atom,
@@ -61,7 +61,7 @@ _TIER = {a.value: len(Authority) - i for i, a in enumerate(Authority)}  # NORM h
 
 
 class Executor(Protocol):
-    """An in-memory executor of a program (the `query` helper's kgbrain/reasoning/rules/memory.py).
+    """An in-memory executor of a program (the `query` helper's kgbrain/reasoning/rules/executor.py).
 
     Given the program and the active facts (any iterable of `knowledge.Fact`), it returns every
     `Derivation` of the program's least fixpoint (strict rules; stratified `not`), one per way of
@@ -445,7 +445,7 @@ def _defeasible_round(
     _record(store, accepted, clock.tick(), report)
 
 
-# -- hooks for truth maintenance (reasoning/rules/settle.py re-evaluates `not` and defeasible rules) ----
+# -- hooks for truth maintenance (reasoning/tms/settle.py re-evaluates `not` and defeasible rules) ----
 
 Candidate = _Candidate
 

@@ -24,7 +24,7 @@ from typing import Any
 from kgbrain.errors import InputError
 from kgbrain.ingest.rdf_mapping import RdfMapper
 from kgbrain.ingest.sparql import Bgp, Iri, Join, LeftJoin, Lit, Operand, Pattern, SelectPlan
-from kgbrain.reasoning.rules.memory import Closure
+from kgbrain.reasoning.rules.executor import Closure
 from kgbrain.ruleset import Atom, Comparison, Const, Var
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"

@@ -1,0 +1,1 @@
+"""Answering: the Reasoner, its one decision for ask/verify/check-answer, intents, verify."""

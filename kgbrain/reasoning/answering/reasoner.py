@@ -1,0 +1,866 @@
+"""The Reasoner: one object that answers checks and questions over a store with all four modes.
+
+It owns the caches the modes share (predicate declarations, the hierarchy mirror, the term index, the
+analogy index) and drops them after every load (its `on_load` is registered in `Brain.load_hooks`).
+`check`/`check_many` are the semantic entry points for verification; `ask` parses a question, picks the
+mode by its intent and returns an `Answer` whose text starts with the content, hedged by confidence.
+A yes/no question and a claim are decided by one method, `Reasoner.decide`, so `ask` and `verify` agree.
+
+Rule ids added here on top of the deductive and causal ones: `ded.has-part` (y part_of x => x has y),
+`link.unknown-concept`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kgbrain.errors import AmbiguousConcept, InputError
+from kgbrain.language import detect_language, display_name
+from kgbrain.memory.linking import Linker
+from kgbrain.reasoning import rule_ids as R
+from kgbrain.reasoning.answering.intents import NORMATIVE, IntentAnswers
+from kgbrain.reasoning.modes import associative, causal
+from kgbrain.reasoning.modes.analogical import Analogies, Analogy
+from kgbrain.reasoning.modes.deductive import Claim, Deducer
+from kgbrain.reasoning.nlu.question import Intent, Question, causal_predicate, parse_question
+from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
+from kgbrain.reasoning.nlu.understanding import YES_NO_PREDICATES, link_attribute, understand, verb_statement
+from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
+from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
+from kgbrain.reasoning.views.cache_files import read_cache
+from kgbrain.reasoning.views.evidence_rows import statement
+from kgbrain.reasoning.views.graph import FactGraph, fingerprint
+from kgbrain.reasoning.views.hierarchy import Hierarchy
+from kgbrain.reasoning.views.predicates import HIERARCHY, PredicateTable
+from kgbrain.reasoning.views.reach import ReachIndex
+from kgbrain.store.delta import FactDelta
+from kgbrain.store.protocol import GraphStore
+
+DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
+
+# A claim for check_many: (subject, predicate, object) or (subject, predicate, object, polarity).
+ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """A source named in an answer, with its trust and authority tier (seed 003)."""
+
+    name: str
+    trust: float | None = None
+    authority: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The reasoner's answer to a question: content first, hedged, with its sources and trace.
+
+    `action` is what the responder did with it: `respond` (confident), `respond_hedged`,
+    `report_uncertainty` (too weak to assert), `ask_clarification` (an unknown concept; see
+    `suggestions`) or `no_answer` (nothing in the knowledge base bears on it).
+    """
+
+    question: str
+    language: str  # "ru" or "en", the question's language
+    intent: str  # question.Intent value
+    confidence: float
+    uncertainty: UncertaintyLevel
+    action: str
+    mode: Mode
+    outcome: Outcome | None = None  # for yes/no questions
+    concepts: tuple[str, ...] = ()  # linked concept ids, in question order
+    sources: tuple[SourceRef, ...] = ()
+    trace: Trace = field(default_factory=Trace)
+    suggestions: tuple[str, ...] = ()  # "did you mean" names for unknown concepts
+    hypothesis: bool = False  # analogies are hypotheses, never proofs
+    data: dict[str, Any] = field(default_factory=dict)  # what was found, by kind (see `Reasoner.ask`)
+    labels: dict[str, str] = field(default_factory=dict)  # concept id -> label in the question's language
+    text: str = ""  # filled by output.dialogue (Brain.ask): the hedged answer sentence(s)
+
+
+class Reasoner(IntentAnswers):
+    """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
+
+    def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
+        """Reason over `store`; the fact mirror and analogy index are persisted in `index_dir` (None: memory)."""
+        self.store = store
+        self.index_dir = index_dir
+        self.linker = Linker(store, known=lambda: self.graph().index, index_dir=index_dir)
+        self._predicates: PredicateTable | None = None
+        self._graph: FactGraph | None = None
+        self._stamp: dict[str, float] | None = None  # the fingerprint of the data the mirror was read from
+        self._hierarchy: Hierarchy | None = None
+        self._causal: causal.CausalGraph | None = None
+        self._parts: tuple[np.ndarray, np.ndarray] | None = None  # see _part_test
+        self.deducer = Deducer(store, self.predicates, self.hierarchy, self.graph)
+        self.analogies = Analogies(store, self.graph, self.hierarchy, index_dir)
+
+    # -- caches --------------------------------------------------------------------------------
+
+    def predicates(self) -> PredicateTable:
+        """The loaded predicate declarations (cached)."""
+        if self._predicates is None:
+            self._predicates = PredicateTable.load(self.store)
+        return self._predicates
+
+    def graph(self) -> FactGraph:
+        """The in-memory mirror of every active concept-to-concept fact (cached)."""
+        if self._graph is None:
+            # Persisted beside the database: a new process reuses it while the data's fingerprint matches.
+            stamp = self._stamp = fingerprint(self.store)
+            found = read_cache(partial(FactGraph.open, self.index_dir, stamp)) if self.index_dir is not None else None
+            if found is None:
+                found = FactGraph.load(self.store)
+                if self.index_dir is not None:
+                    with contextlib.suppress(OSError):  # a read-only location: it still works from memory
+                        found.save(self.index_dir, stamp)
+            self._graph = found
+        return self._graph
+
+    def hierarchy(self) -> Hierarchy:
+        """The in-memory is_a/instance_of mirror (cached)."""
+        if self._hierarchy is None:
+            h = Hierarchy(self.graph())
+            if self.index_dir is not None and self._stamp is not None:
+                # The reachability labels are persisted beside the mirror, for the same data.
+                folder = self.index_dir / "reach"
+                found = ReachIndex.open(folder, self._stamp)
+                if found is None:
+                    found = h.reach
+                    with contextlib.suppress(OSError):
+                        found.save(folder, self._stamp)
+                h.use_reach(found)
+            self._hierarchy = h
+        return self._hierarchy
+
+    def causal_graph(self) -> causal.CausalGraph:
+        """The in-memory mirror of active causal edges (cached)."""
+        if self._causal is None:
+            self._causal = causal.CausalGraph(self.graph())
+        return self._causal
+
+    def warm(self) -> None:
+        """Build (or load) every view verification reads, so processes forked afterwards share them.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self.predicates()
+        h = self.hierarchy()
+        h.warm()
+        self.deducer.exclusions()
+        self.causal_graph()
+        self._part_test()
+
+    def adopt(self, other: Reasoner) -> None:
+        """Use the views `other` built over the same data (a forked verification worker reuses its parent's
+        mirror instead of reading and building its own); this reasoner keeps its own store connection."""
+        self._predicates, self._graph, self._stamp = other._predicates, other._graph, other._stamp
+        self._hierarchy, self._causal, self._parts = other._hierarchy, other._causal, other._parts
+        self.deducer.adopt(other.deducer)
+
+    def on_load(self, brain: object, report: Any) -> None:
+        """Load hook: forget caches and update the analogy index for the concepts the load touched."""
+        del brain
+        self._predicates = None
+        self._graph = None
+        self._hierarchy = None
+        self._causal = None
+        self._parts = None
+        self.deducer.invalidate()
+        self.linker.invalidate()
+        touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
+        self.analogies.update(touched)
+
+    def refresh(self, delta: FactDelta | None, report: Any) -> None:
+        """After a write another connection committed: apply what it did to the facts (`delta`, see
+        mirror_delta) to the mirror instead of dropping it; None (not recorded), or no mirror yet, is `on_load`.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        graph = self._graph
+        if delta is None or delta.unknown or graph is None:
+            self.on_load(None, report)
+            return
+        from kgbrain.reasoning.views.mirror_delta import applied
+
+        before = self._hierarchy
+        self._graph = applied(graph, self.store, delta) if not delta.empty else graph
+        self._stamp = fingerprint(self.store)
+        self._predicates = None
+        self._hierarchy = None
+        self._causal = None
+        self._parts = None
+        self.deducer.invalidate()
+        self.linker.invalidate()
+        if before is not None and before._reach is not None:
+            # The reachability labels depend on the is_a/instance_of edges alone: kept when those did not change.
+            after = Hierarchy(self._graph)
+            if np.array_equal(after.offsets, before.offsets) and np.array_equal(after.targets, before.targets):
+                after.use_reach(before._reach)
+                self._hierarchy = after
+        touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
+        self.analogies.update(touched)
+
+    def persist(self) -> None:
+        """Save the mirror for the data it was refreshed to (a later process then opens it instead of reading every
+        fact); nothing without an index folder or a mirror.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if self.index_dir is None or self._graph is None or self._stamp is None:
+            return
+        if self._stamp == fingerprint(self.store):
+            with contextlib.suppress(OSError):
+                self._graph.save(self.index_dir, self._stamp)
+                reach = self._hierarchy._reach if self._hierarchy is not None else None
+                folder = self.index_dir / "reach"
+                if reach is not None and ReachIndex.open(folder, self._stamp) is None:
+                    reach.save(folder, self._stamp)  # labels kept across writes that left the hierarchy alone
+            self.analogies.persist()
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def check(self, subject: str, predicate: str, obj: str, polarity: bool = True) -> Check:
+        """Decide the statement `subject predicate obj` (names or ids) with its trace.
+
+        Unknown names give an UNKNOWN check whose explanation lists close names; an object that names
+        no concept is compared as an attribute value.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.check_many([(subject, predicate, obj, polarity)])[0]
+
+    def check_many(self, claims: Sequence[ClaimTuple]) -> list[Check]:
+        """`check` for many claims; names are linked in one pass and caches are shared.
+
+        Raises:
+            AmbiguousConcept: a name means concepts of several ontologies.
+            StoreError: the store failed.
+        """
+        names = {c[0] for c in claims if c[1] not in (ATTRIBUTE_PHRASE, VERB_PHRASE)} | {c[2] for c in claims}
+        linked = self.linker.lookup_many(sorted(names))
+        out: list[Check | None] = []
+        todo: list[Claim] = []
+        where: list[int] = []
+        for c in claims:
+            subject, predicate, obj = c[0], c[1], c[2]
+            polarity = bool(c[3]) if len(c) > 3 else True
+            if predicate == ATTRIBUTE_PHRASE:  # "the resting potential of a neuron is -70 mV"
+                found, missing = link_attribute(self, subject)
+                if missing:
+                    out.append(_unknown_check(subject, predicate, obj, polarity, missing, self.linker.suggest(missing)))
+                    continue
+                todo.append(Claim(found[0], found[1], obj, polarity, literal=True))
+                where.append(len(out))
+                out.append(None)
+                continue
+            if predicate == VERB_PHRASE:  # "Neurons consume energy"
+                todo.append(self._verb_claim(subject, polarity))
+                where.append(len(out))
+                out.append(None)
+                continue
+            for name in (subject, obj):
+                candidates = self.linker.ambiguous(name)
+                if candidates:
+                    raise AmbiguousConcept(name, [self.linker.describe(c) for c in candidates])
+            s = linked.get(subject)
+            o = linked.get(obj)
+            if s is None:
+                out.append(_unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject)))
+                continue
+            if o is None and predicate in HIERARCHY:
+                out.append(_unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj)))
+                continue
+            # An object that names no concept is compared as an attribute value.
+            todo.append(Claim(s, predicate, o if o is not None else obj, polarity, o is None))
+            where.append(len(out))
+            out.append(None)
+        for i, check in zip(where, self.decide(todo), strict=True):
+            out[i] = check
+        return [c for c in out if c is not None]
+
+    def _verb_claim(self, sentence: str, polarity: bool) -> Claim:
+        """The claim of a sentence whose verb names a stored relation (as "Does X V Y?" is read).
+
+        Raises:
+            InputError: no verb of the sentence names a relation between concepts it names.
+        """
+        found = verb_statement(self, sentence, "", detect_language(sentence))
+        if found is None:
+            raise InputError(
+                f"cannot read {sentence!r} as a claim; write it like 'X is a Y', 'X has Y', 'X can Y', 'X causes Y' "
+                "or with a verb the knowledge base stores a relation for (or 'X — это Y', 'X имеет Y', 'X может Y', "
+                "'X вызывает Y'), or give subject/predicate/object"
+            )
+        return Claim(*found, polarity)
+
+    def decide(self, claims: Sequence[Claim]) -> list[Check]:
+        """THE semantics of a statement about linked concepts: `check`, `check_many` and `ask`'s yes/no
+        questions all end here, so a verdict and an answer to the same question cannot disagree.
+
+        The deducer decides first (lookup, hierarchy, inheritance, negation, disjointness). What it leaves
+        UNKNOWN gets the readings a question is answered by as well, each batched over the claims:
+        `x has_property y` by parts (`y part_of x`: a neuron has an axon), and a causal predicate by a
+        causal chain (`neuron causes signal_transmission enables thinking`). Sources that disagree about a
+        normative statement (`permitted`, `requires`, `obliged_to`) are ranked by authority tier (seed 003).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        checks = self.deducer.check_many(claims)
+        for i, k in enumerate(checks):
+            if k.outcome is Outcome.CONFLICTING and claims[i].predicate in NORMATIVE:
+                checks[i] = self.by_authority(k)
+        unknown = [i for i, k in enumerate(checks) if k.outcome is Outcome.UNKNOWN and not claims[i].literal]
+        may_be_part = self._part_test()
+        parts = [i for i in unknown if claims[i].predicate == "has_property" and may_be_part(claims[i])]
+        if parts:
+            found = self.deducer.check_many(
+                [Claim(claims[i].object, "part_of", claims[i].subject, claims[i].polarity) for i in parts]
+            )
+            for i, part in zip(parts, found, strict=True):
+                if part.outcome is not Outcome.UNKNOWN:
+                    checks[i] = _has_part(claims[i], checks[i], part)
+        for i in unknown:
+            c = claims[i]
+            # Most causal claims have no path at all: the in-memory reachability test spares them a Kùzu query.
+            if c.predicate in causal.CAUSAL and causal.reachable(self.causal_graph(), c.subject, c.object) is not False:
+                chains = self.paths(c.subject, c.object, limit=1)
+                if chains:
+                    checks[i] = _causal_check(c, checks[i], chains[0])
+        from kgbrain.reasoning.tms.proof_steps import with_derivations_many
+
+        return with_derivations_many(self.store, checks)  # derived evidence shows its rule steps
+
+    def _part_test(self) -> Callable[[Claim], bool]:
+        """Whether `y part_of x` can decide the claim `x has_property y` at all (False: skip the check).
+
+        Only active facts decide, and the mirror holds them all: the part must state a part_of (or sub-
+        property) fact, or the whole an inverse one. An inheritable part_of would bring in the part's
+        ancestors, so then every claim is checked. The two node masks are cached until the next load.
+        """
+        table = self.predicates()
+        decl = table.get("part_of")
+        if decl.inheritable:
+            return lambda claim: True
+        g = self.graph()
+        if self._parts is None:
+
+            def subjects_of(names: Sequence[str]) -> np.ndarray:
+                mask = np.zeros(len(g.names), dtype=bool)
+                ids = [i for i in map(g.predicate_id, names) if i >= 0]
+                if ids:
+                    mask[g.subject[np.isin(g.predicate, ids)]] = True
+                return mask
+
+            inverse = [*table.inverses("part_of"), *(["part_of"] if decl.symmetric else [])]
+            self._parts = (subjects_of(table.sub_properties("part_of")), subjects_of(inverse))
+        from_part, from_whole = self._parts
+
+        def test(claim: Claim) -> bool:
+            part, whole = g.index.get(claim.object), g.index.get(claim.subject)
+            return (part is not None and bool(from_part[part])) or (whole is not None and bool(from_whole[whole]))
+
+        return test
+
+    # -- modes ---------------------------------------------------------------------------------
+
+    def resolve(self, name: str) -> str | None:
+        """The concept a name refers to, or None."""
+        return self.linker.lookup(name)
+
+    def neighbourhood(self, concept: str, limit: int = 8) -> associative.Neighbourhood:
+        """Associative mode: the ranked neighbourhood and concept chain of a concept id.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return associative.explore(self.graph(), self.hierarchy(), concept, limit=limit)
+
+    def causes_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: ranked causal chains ending at `concept` (what causes it).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return causal.causes_of(self.causal_graph(), concept, limit=limit)
+
+    def effects_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: ranked causal chains starting at `concept` (what it leads to).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return causal.effects_of(self.causal_graph(), concept, limit=limit)
+
+    def paths(self, source: str, target: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: ranked causal paths from `source` to `target` (concept ids), cycle-safe.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        found = causal.paths_between(self.causal_graph(), source, target, limit=limit)
+        if found:
+            return found
+        # Longer than the best-first bound (causal.MAX_HOPS): Kùzu's BFS form finds one shortest path up to 12.
+        return [
+            path
+            for row in self.store.run("cau_shortest", source=source, target=target)
+            for path in causal.from_row(source, row)
+        ]
+
+    def ancestors_cypher(self, concept: str) -> set[str]:
+        """Ancestors through Kùzu's BFS form (`-[:IS_A|INSTANCE_OF* SHORTEST 1..30]->`), capped at 30 hops.
+
+        The reasoner uses the in-memory mirror (no depth cap, microseconds); this is the Cypher
+        cross-check the tests and bench/reasoning.py compare it with.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return {r["ancestor"] for r in self.store.run("ded_ancestors_shortest", id=concept)}
+
+    def connection(self, source: str, target: str) -> associative.Connection | None:
+        """Associative mode: the shortest chain of facts (either direction) linking two concept ids.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return associative.connect(self.graph(), source, target)
+
+    def like(self, concept: str, limit: int = 5) -> list[Analogy]:
+        """Analogical mode: structurally similar concepts with the structure they share.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.analogies.similar(concept, limit=limit)
+
+    # -- questions -----------------------------------------------------------------------------
+
+    def ask(self, question: str) -> Answer:
+        """Answer a natural-language question (Russian or English).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self.answer(self.understand(question))
+
+    def understand(self, question: str) -> Question:
+        """Parse a question once and link its slots: the typed question every later stage receives.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return understand(self, parse_question(question))
+
+    def answer(self, q: Question) -> Answer:
+        """Answer a typed question; `Answer.data["kind"]` says what was found.
+
+        Kinds: `define`, `check`, `causal_path`, `causes`, `effects`, `analogy`, `relation`, `value`, `list`,
+        `count`, `unknown_concept`, `not_understood`, `no_answer`.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if not q.linked:
+            q = understand(self, q)
+        if q.unresolved:
+            return self._not_understood(q)
+        handlers: dict[Intent, Callable[[Question], Answer]] = {
+            Intent.DEFINE: self._define,
+            Intent.IS_A: self._yes_no,
+            Intent.HAS_PROPERTY: self._yes_no,
+            Intent.HAS: self._yes_no,
+            Intent.PART_OF: self._yes_no,
+            Intent.CAN: self._yes_no,
+            Intent.CAUSAL: self._yes_no,
+            Intent.DOES: self._yes_no,
+            Intent.WHY: self._why,
+            Intent.CAUSES: self._causal_list,
+            Intent.EFFECTS: self._causal_list,
+            Intent.LIKE: self._like,
+            Intent.ANALOGY: self._analogy,
+            Intent.RELATION: self._why,
+            Intent.COMPARE: self._compare,
+            Intent.VALUE: self._value,
+            Intent.VALUE_CHECK: self._value_check,
+            Intent.COUNT: self._count,
+            Intent.WH: self._wh,
+            Intent.PERMISSION: self._norm,
+            Intent.OBLIGATION: self._norm,
+            Intent.UNKNOWN: self._not_understood,
+        }
+        return handlers[q.intent](q)
+
+    # -- question handlers ---------------------------------------------------------------------
+
+    def _link(self, text: str) -> list[str]:
+        """Concepts named in a slot: the whole text if it is a name, else the mentions inside it.
+
+        A name of several ontologies' concepts links to none (`_unknown` then asks which one is meant).
+        """
+        if self.linker.ambiguous(text):
+            return []
+        whole = self.linker.lookup(text)
+        if whole:
+            return [whole]
+        return list(dict.fromkeys(m.concept for m in self.linker.mentions(text)))
+
+    def _ambiguous(self, q: Question, name: str, candidates: Sequence[str]) -> Answer:
+        described = [self.linker.describe(c) for c in candidates]
+        data = {"kind": "ambiguous", "name": name, "candidates": list(candidates), "described": described}
+        return self._finish(
+            q,
+            Mode.ASSOCIATIVE,
+            0.0,
+            Trace((Step(R.LINK_AMBIGUOUS, f"ambiguous name {name!r}", note="; ".join(described)),)),
+            data,
+            (),
+            suggestions=tuple(candidates),
+            action="ask_clarification",
+            ids=list(candidates),
+        )
+
+    def _define(self, q: Question) -> Answer:
+        concept = q.concepts[0]
+        hood = self.neighbourhood(concept, limit=6)
+        info = self._concepts([concept])[concept]
+        description = (
+            info.get(f"description_{q.language}")
+            or info.get("description")
+            or info.get("description_en")
+            or info.get("description_ru")
+        )
+        steps = list(hood.steps)
+        # RULE asc.definition: a concept is described by its description, its nearest kind and its neighbours;
+        # the answer is as sure as its nearest is_a link, else its strongest fact, else its curated description
+        if hood.chain:
+            steps = [*self.deducer.chain_steps(hood.chain[:1]), *steps]
+            confidence = hood.chain[0].confidence
+        elif hood.neighbours:
+            confidence = max(n.confidence for n in hood.neighbours)
+        else:
+            confidence = DESCRIPTION_CONFIDENCE if description else 0.0
+        if not description and not hood.chain and not hood.neighbours:
+            return self._finish(
+                q,
+                Mode.ASSOCIATIVE,
+                0.0,
+                Trace(),
+                {"kind": "no_answer", "concept": concept},
+                (concept,),
+                action="no_answer",
+            )
+        steps.insert(0, Step(R.ASC_DEFINITION, f"define {concept}", (), (), round(confidence, 4), description or ""))
+        data = {
+            "kind": "define",
+            "concept": concept,
+            "description": description or "",
+            "chain": [concept, *(lk.parent for lk in hood.chain)],
+            "related": [
+                n.concept for n in hood.neighbours if n.predicate not in ("is_a", "instance_of") or n.direction == "in"
+            ][:5],
+        }
+        ids = [*data["chain"], *data["related"]]
+        return self._finish(q, Mode.ASSOCIATIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=ids)
+
+    def _yes_no(self, q: Question) -> Answer:
+        s, o = q.concepts[0], q.concepts[-1]
+        predicate = YES_NO_PREDICATES.get(q.intent.value) or (
+            q.verb if q.intent is Intent.DOES else causal_predicate(q.verb)
+        )
+        check = self.decide([Claim(s, predicate, o)])[0]
+        claimed = predicate
+        if predicate == "is_a" and self._concepts([s])[s].get("kind") == "individual":
+            # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
+            predicate = "instance_of"
+        data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
+        chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == R.DED_ISA_TRANSITIVE]
+        # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
+        tail = f" {claimed} {o}"
+        holders = [
+            st.conclusion[: -len(tail)].removesuffix(" NOT") for st in check.trace.steps if st.conclusion.endswith(tail)
+        ]
+        confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
+        action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
+        return self._finish(
+            q,
+            check.mode,
+            confidence,
+            check.trace,
+            data,
+            (s, o),
+            outcome=check.outcome,
+            action=action,
+            ids=[s, o, *chain, *holders],
+        )
+
+    def _why(self, q: Question) -> Answer:
+        concepts = list(q.concepts)
+        if len(concepts) == 1:
+            return self._causal_list(q, concepts[0])
+        source, target = concepts[0], concepts[-1]
+        found = self.paths(source, target) or [p for p in self.paths(target, source)]
+        if found:
+            best = found[0]
+            steps = [st for path in found[:3] for st in path.steps()]
+            data = {
+                "kind": "causal_path",
+                "source": best.source,
+                "target": best.target,
+                "path": list(best.concepts),
+                "predicates": [lk.predicate for lk in best.links],
+                "polarity": best.polarity,
+                "alternatives": [list(p.concepts) for p in found[1:3]],
+            }
+            ids = [c for p in found[:3] for c in p.concepts]
+            return self._finish(q, Mode.CAUSAL, best.confidence, Trace(tuple(steps)), data, (source, target), ids=ids)
+        return self._relation(q, source, target)
+
+    def _relation(self, q: Question, source: str, target: str) -> Answer:
+        evidence = self.deducer.facts_between(source, target)
+        data: dict[str, Any]
+        if not evidence:
+            link = self.connection(source, target)
+            if link is not None:
+                data = {
+                    "kind": "connection",
+                    "path": list(link.concepts),
+                    "facts": [[e.subject, e.predicate, e.object] for e in link.facts],
+                }
+                return self._finish(
+                    q,
+                    Mode.ASSOCIATIVE,
+                    link.confidence,
+                    Trace(tuple(link.steps())),
+                    data,
+                    (source, target),
+                    ids=list(link.concepts),
+                )
+            data = {"kind": "no_answer", "concepts": [source, target]}
+            return self._finish(
+                q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (source, target), action="no_answer", ids=[source, target]
+            )
+        # RULE asc.direct-relation: stored facts link the two concepts directly
+        steps = tuple(
+            Step(
+                R.ASC_DIRECT_RELATION,
+                e.statement(),
+                (e.fact_id,),
+                (e.source,) if e.source else (),
+                round(e.confidence, 4),
+            )
+            for e in evidence
+        )
+        best = max(evidence, key=lambda e: (e.confidence, e.fact_id))
+        # The classes of a subject that `can` do something name who does it («нейрон не может делиться»: a neuron
+        # is a cell, and «деление клетки» is what a cell does to itself).
+        able = {e.subject for e in evidence[:4] if e.predicate == "can"}
+        classes = {c: sorted(self.hierarchy().ancestors(c)) for c in sorted(able)}
+        data = {
+            "kind": "relation",
+            "facts": [[e.subject, e.predicate, e.object, e.polarity] for e in evidence[:4]],
+            "classes": classes,
+        }
+        ids = [source, target, *(a for found in classes.values() for a in found)]
+        return self._finish(q, Mode.ASSOCIATIVE, best.confidence, Trace(steps), data, (source, target), ids=ids)
+
+    def _causal_list(self, q: Question, concept: str | None = None) -> Answer:
+        if concept is None:
+            concept = q.concepts[0]
+        upstream = q.intent is not Intent.EFFECTS
+        found = self.causes_of(concept) if upstream else self.effects_of(concept)
+        if not found and q.intent is Intent.WHY:
+            upstream = False
+            found = self.effects_of(concept)
+        kind = "causes" if upstream else "effects"
+        if not found:
+            return self._no_answer(q, Mode.CAUSAL, concept)
+        steps = tuple(st for path in found[:3] for st in path.steps())
+        data = {
+            "kind": kind,
+            "concept": concept,
+            "paths": [list(p.concepts) for p in found],
+            "polarities": [p.polarity for p in found],
+        }
+        ids = [c for p in found for c in p.concepts]
+        return self._finish(q, Mode.CAUSAL, found[0].confidence, Trace(steps), data, (concept,), ids=ids)
+
+    def _no_answer(self, q: Question, mode: Mode, concept: str) -> Answer:
+        """The concept is known, but this mode found nothing about it."""
+        data = {"kind": "no_answer", "concept": concept}
+        return self._finish(q, mode, 0.0, Trace(), data, (concept,), action="no_answer", ids=[concept])
+
+    def _like(self, q: Question) -> Answer:
+        concept = q.concepts[0]
+        found = self.like(concept)
+        if not found:
+            return self._no_answer(q, Mode.ANALOGICAL, concept)
+        best = found[0]
+        data: dict[str, Any] = {
+            "kind": "analogy",
+            "concept": concept,
+            "analogies": [
+                {
+                    "other": a.other,
+                    "similarity": a.similarity,
+                    "supported": a.supported,
+                    "shared": [list(x) for x in a.shared],
+                }
+                for a in found
+            ],
+        }
+        ids = [concept, *(a.other for a in found), *(x for a in found[:1] for t in a.shared for x in t[1:])]
+        return self._finish(
+            q,
+            Mode.ANALOGICAL,
+            best.confidence,
+            Trace(best.steps),
+            data,
+            (concept, best.other),
+            ids=ids,
+            hypothesis=not best.supported,
+        )
+
+    # -- assembly ------------------------------------------------------------------------------
+
+    def _concepts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        return {r["id"]: r for cid in dict.fromkeys(ids) for r in self.store.run("link_label", id=cid)}
+
+    def _finish(
+        self,
+        q: Question,
+        mode: Mode,
+        confidence: float,
+        trace: Trace,
+        data: dict[str, Any],
+        concepts: Sequence[str],
+        *,
+        outcome: Outcome | None = None,
+        suggestions: tuple[str, ...] = (),
+        action: str | None = None,
+        ids: Sequence[str] = (),
+        hypothesis: bool = False,
+    ) -> Answer:
+        info = self._concepts([*concepts, *ids]) if (concepts or ids) else {}
+        labels = {
+            cid: r.get(f"label_{q.language}") or r.get("label_en") or r.get("label_ru") or display_name(cid)
+            for cid, r in info.items()
+        }
+        confidence = round(confidence, 4)
+        return Answer(
+            question=q.text,
+            language=q.language,
+            intent=q.intent.value,
+            confidence=confidence,
+            uncertainty=uncertainty_level(confidence),
+            action=action or choose_action(confidence),
+            mode=mode,
+            outcome=outcome,
+            concepts=tuple(concepts),
+            sources=self.sources(trace.sources),
+            trace=trace,
+            suggestions=suggestions,
+            hypothesis=hypothesis,
+            data=data,
+            labels=labels,
+        )
+
+    def sources(self, names: Sequence[str]) -> tuple[SourceRef, ...]:
+        """The named sources with their trust and authority tier, in the given order.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if not names:
+            return ()
+        found = {r["name"]: r for r in self.store.run("ded_sources", names=list(names))}
+        return tuple(
+            SourceRef(n, found[n]["trust"] if n in found else None, found[n]["authority"] if n in found else None)
+            for n in names
+        )
+
+
+def _object_of(conclusion: str) -> str:
+    """The class a hierarchy step reaches ("a b is_a c d" -> "c d"; concept ids may hold spaces)."""
+    for link in (" is_a ", " instance_of "):
+        if link in conclusion:
+            return conclusion.partition(link)[2]
+    return conclusion.rpartition(" ")[2]
+
+
+def choose_action(confidence: float) -> str:
+    """Respond plainly above HIGH_CONFIDENCE, hedged above LOW_CONFIDENCE, else report the uncertainty."""
+    if confidence > HIGH_CONFIDENCE:
+        return "respond"
+    if confidence > LOW_CONFIDENCE:
+        return "respond_hedged"
+    return "report_uncertainty"
+
+
+def _has_part(claim: Claim, unknown: Check, part: Check) -> Check:
+    # RULE ded.has-part: y part_of x => x has_property y (a whole has its parts)
+    # `part` is relative to the claimed polarity; the step states what the knowledge base says.
+    denied = part.outcome is not Outcome.CONFLICTING and (part.outcome is Outcome.SUPPORTED) != claim.polarity
+    conclusion = statement(claim.subject, "has_property", claim.object, not denied)
+    steps = (
+        *(st for st in unknown.trace.steps if st.rule == R.CTX_INACTIVE_FACT),
+        *part.trace.steps,
+        Step(R.DED_HAS_PART, conclusion, (), (), part.confidence, f"{claim.object} part_of {claim.subject}"),
+    )
+    return _replace_check(unknown, part.outcome, part.confidence, Mode.DEDUCTIVE, steps)
+
+
+def _causal_check(claim: Claim, unknown: Check, chain: causal.CausalPath) -> Check:
+    # A causal chain decides a causal claim: a chain that works for the effect supports causes/enables/
+    # leads_to and refutes prevents; a chain with a prevents link (it works against the effect) the reverse.
+    holds = chain.polarity != (claim.predicate == "prevents")
+    outcome = Outcome.SUPPORTED if holds == claim.polarity else Outcome.REFUTED
+    steps = (*(st for st in unknown.trace.steps if st.rule == R.CTX_INACTIVE_FACT), *chain.steps())
+    return _replace_check(unknown, outcome, chain.confidence, Mode.CAUSAL, steps)
+
+
+def _replace_check(base: Check, outcome: Outcome, confidence: float, mode: Mode, steps: Sequence[Step]) -> Check:
+    explanation = "; ".join(st.conclusion for st in steps if st.rule != R.CTX_INACTIVE_FACT)
+    return Check(
+        subject=base.subject,
+        predicate=base.predicate,
+        object=base.object,
+        polarity=base.polarity,
+        outcome=outcome,
+        confidence=round(confidence, 4),
+        mode=mode,
+        trace=Trace(tuple(steps)),
+        conflicts=base.conflicts,
+        explanation=explanation,
+    )
+
+
+def _unknown_check(subject: str, predicate: str, obj: str, polarity: bool, name: str, close: list[str]) -> Check:
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    return Check(
+        subject=subject,
+        predicate=predicate,
+        object=obj,
+        polarity=polarity,
+        outcome=Outcome.UNKNOWN,
+        confidence=0.0,
+        mode=Mode.DEDUCTIVE,
+        trace=Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),)),
+        explanation=f"unknown concept {name!r}{hint}",
+    )
+
+
+__all__ = ["Answer", "Intent", "Reasoner", "SourceRef", "uncertainty_level"]

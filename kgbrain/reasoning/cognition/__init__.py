@@ -1,0 +1,1 @@
+"""The cognitive loop (seed 001): goals, planner, hypotheses, selection, resource monitor."""

@@ -1,0 +1,1 @@
+"""Reading questions and claim sentences (Russian and English) into typed structures."""

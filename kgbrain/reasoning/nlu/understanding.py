@@ -1,0 +1,499 @@
+"""Question understanding, second half: linking a parsed question's slots and refining its intent.
+
+`parse_question` (question.py) reads the form of a question; `understand` links what the slots name, once,
+and decides what the form alone cannot: "Is Max sour?" asks `has_property` because sour is a property and not
+a class; "What is the node of Ranvier?" is a definition because the whole slot names one concept; a slot that
+names nothing is kept as `unresolved`, so the answer says what is missing instead of answering another
+question. It also maps the verbs of wh-questions and norms to stored predicates and actions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from kgbrain.language import lemma, stem
+from kgbrain.reasoning.nlu.question import NORMATIVE, YES_NO, Intent, Question
+from kgbrain.reasoning.views.graph import FactGraph
+
+if TYPE_CHECKING:
+    from kgbrain.reasoning.answering.reasoner import Reasoner
+
+YES_NO_PREDICATES = {
+    "is_a": "is_a",
+    "has_property": "has_property",
+    "has": "has_property",
+    "part_of": "part_of",
+    "can": "can",
+}
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "is",
+        "are",
+        "be",
+        "does",
+        "do",
+        "did",
+        "have",
+        "has",
+        "there",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "how",
+        "many",
+        "much",
+        "its",
+        "it",
+        "for",
+        "with",
+        "by",
+        "and",
+        "or",
+        "from",
+        "that",
+        "this",
+        "these",
+        "those",
+        "than",
+        "about",
+        "any",
+        "all",
+        "у",
+        "в",
+        "во",
+        "на",
+        "о",
+        "об",
+        "от",
+        "до",
+        "из",
+        "и",
+        "или",
+        "ли",
+        "же",
+        "а",
+        "с",
+        "со",
+        "к",
+        "ко",
+        "по",
+        "для",
+        "что",
+        "это",
+        "есть",
+        "как",
+        "сколько",
+        "всего",
+        "бывает",
+        "бывают",
+        "существует",
+        "существуют",
+    ]
+)
+_KINDS = frozenset(
+    [
+        "kind",
+        "kinds",
+        "type",
+        "types",
+        "sort",
+        "sorts",
+        "вид",
+        "виды",
+        "вида",
+        "видов",
+        "тип",
+        "типы",
+        "типа",
+        "типов",
+        "разновидность",
+        "разновидности",
+        "разновидностей",
+    ]
+)
+# Words a yes/no slot may carry besides a name without changing what is asked.
+_HARMLESS = frozenset(
+    {"really", "actually", "also", "always", "usually", "typically", "generally", "indeed", "truly", "still", "ever"}
+    | {"действительно", "всегда", "обычно", "также", "тоже", "вообще", "всё-таки", "все-таки"}
+)
+# Verbs whose predicate is not the verb itself (every Russian verb: predicates are English ids), by prefix (Russian)
+# or form (English); wh-questions and "Does X V Y?" read them.
+_RU_WH_VERBS: dict[str, tuple[str, ...]] = {
+    "назва": ("named_by",),
+    "откры": ("discovered_by",),
+    "изобр": ("invented_by",),
+    "описа": ("described_by",),
+    "предлож": ("proposed",),
+    "выдвин": ("proposed",),
+    "оспар": ("opposed",),
+    "возраж": ("opposed",),
+    "произв": ("produces",),
+    "выраба": ("produces",),
+    "возбужд": ("excites",),
+    "тормоз": ("inhibits",),
+    "подавл": ("inhibits",),
+    "наход": ("located_in",),
+    "располож": ("located_in",),
+    "сдела": ("made_of",),
+    "состо": ("made_of", "consists_of"),
+    "запуска": ("triggers",),
+    "содерж": ("contains",),
+    "защища": ("protects", "protects_against"),
+    "поддерж": ("supports",),
+    "потребл": ("consumes",),
+    "провод": ("conducts",),
+    "переда": ("transmits",),
+    "принима": ("receives",),
+    "получа": ("receives",),
+    "обрабатыва": ("processes",),
+    "использ": ("uses",),
+    "хран": ("stores",),
+    "окружа": ("surrounds",),
+    "предшеству": ("precedes",),
+    "взаимодейству": ("interacts_with",),
+    "завис": ("depends_on",),
+    "участву": ("involved_in",),
+    "выполня": ("performs",),
+}
+_EN_WH_VERBS: dict[str, tuple[str, ...]] = {
+    "located": ("located_in",),
+    "found": ("located_in",),
+    "situated": ("located_in",),
+    "made": ("made_of",),
+}
+
+
+def understand(r: Reasoner, q: Question) -> Question:
+    """Link a parsed question's slots to concepts and refine its intent from what they name.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    intent = q.intent
+    if intent is Intent.DOES:
+        return _understand_does(r, q)
+    if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION, Intent.COMPARE):
+        (s, o), leftovers = _pair(r, q.subject, q.object)
+        missing = tuple(
+            left or text
+            for text, c, left in zip((q.subject, q.object), (s, o), leftovers.words, strict=True)
+            if c is None
+        )
+        concepts = tuple(c for c in (s, o) if c is not None)
+        if missing:  # "I know 'neuron', 'cell' but not 'bigger'": name what was found inside a slot too
+            concepts = tuple(dict.fromkeys([*concepts, *(c for c in leftovers.found if c)]))
+        if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
+            intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
+        return q.with_links(intent, concepts, missing)
+    if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
+        found = r._link(bare(q.subject))
+        return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
+    if intent in (Intent.VALUE, Intent.VALUE_CHECK):
+        return _understand_value(r, q)
+    if intent is Intent.COUNT:
+        return _understand_count(r, q)
+    if intent is Intent.WH:
+        return _understand_wh(r, q)
+    if intent is Intent.WHY:
+        text = f"{q.subject} {q.object}".strip()
+        named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r._link(text)
+        return q.with_links(intent, tuple(named), () if named else (text,))
+    if intent in NORMATIVE:
+        spans = sorted(r.linker.mentions(q.subject), key=lambda m: (m.end - m.start, m.start))
+        subject = spans[-1].concept if spans else None
+        return q.with_links(intent, (subject,) if subject else (), () if subject else (q.subject,))
+    named = list(dict.fromkeys(m.concept for m in r.linker.mentions(q.subject)))
+    return q.with_links(Intent.UNKNOWN, tuple(named), ())
+
+
+def _understand_does(r: Reasoner, q: Question) -> Question:
+    """ "Does a neuron consume energy?" / «Потребляет ли нейрон энергию?»: the verb names a stored predicate;
+    "Do glial cells divide?" / «Делится ли глиальная клетка?» asks what "Can glial cells divide?" asks."""
+    found = verb_statement(r, q.subject, q.verb, q.language)
+    if found is None:
+        text = f"{q.verb} {q.subject}".strip()
+        mentions = r.linker.mentions(text)
+        named = tuple(dict.fromkeys(m.concept for m in mentions))
+        rest = " ".join(w for w in _uncovered(text, mentions).split() if w.lower() not in _STOP)
+        return q.with_links(Intent.DOES, named, (rest or text,))
+    subject, predicate, obj = found
+    if predicate == "can":
+        return replace(q, intent=Intent.CAN, verb="").with_links(Intent.CAN, (subject, obj), ())
+    return replace(q, verb=predicate).with_links(Intent.DOES, (subject, obj), ())
+
+
+def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[str, str, str] | None:
+    """(subject, predicate, object) of "neuron consume energy" (the verb inside `text`) or of «нейрон энергию»
+    with `verb` «потребляет»: the verb must name a stored predicate and the words around it whole concepts. With no
+    object the verb names an ability: "glial cells divide" -> (glial_cell, can, cell_division)."""
+    words = text.split()
+    if verb:
+        splits = [(words[:i], verb, words[i:]) for i in range(len(words), 0, -1)]
+    else:
+        splits = [(words[:i], words[i], words[i + 1 :]) for i in range(1, len(words))]
+        # "The synapse was named by Sherrington": the auxiliary is no verb of its own
+        splits += [
+            (words[:i], words[i + 1], words[i + 2 :])
+            for i in range(1, len(words) - 3)
+            if words[i].lower() in _AUXILIARY and words[i + 2].lower() == "by"
+        ]
+    for left, v, right in splits:
+        subject = _whole(r, " ".join(left))
+        if subject is None:
+            continue
+        if not right:  # "glial cells divide": the verb names an ability (a concept something `can`), not any concept
+            ability = r.linker.lookup(v) or next((c for f in _infinitives(v) if (c := r.linker.lookup(f))), None)
+            if ability is not None and _is_ability(r, ability):
+                return subject, "can", ability
+            continue
+        passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
+        # "respirator protects against dust", «респиратор защищает от пыли»: the preposition belongs to the verb
+        prep = right[0].lower() if not passive and len(right) > 1 and right[0].lower() in _PREPOSITIONS else ""
+        obj = _whole(r, " ".join(right[1:] if passive or prep else right))
+        predicates = _with_preposition(wh_predicates(f"{v} {prep}".strip(), language, r.graph()), prep)
+        if obj is None or not predicates:
+            continue
+        # named_by is read "X named by Y" when passive, and "Y named X" turned round when active.
+        chosen = next((p for p in predicates if p.endswith("_by") == passive), predicates[0])
+        if chosen.endswith("_by") and not passive:
+            return obj, chosen, subject
+        return subject, chosen, obj
+    return None
+
+
+_AUXILIARY = frozenset({"is", "are", "was", "were"})
+# A preposition after a verb and the English one a predicate id ends with (protects_against, located_in).
+_PREPOSITIONS: dict[str, tuple[str, ...]] = {
+    "against": ("against",),
+    "in": ("in",),
+    "into": ("in",),
+    "to": ("to",),
+    "from": ("from",),
+    "with": ("with",),
+    "on": ("on",),
+    "of": ("of",),
+    "for": ("for",),
+    "от": ("against", "from"),
+    "в": ("in",),
+    "во": ("in",),
+    "к": ("to",),
+    "ко": ("to",),
+    "на": ("on",),
+    "с": ("with",),
+    "со": ("with",),
+    "из": ("of", "from"),
+    "для": ("for",),
+}
+
+
+_ANY_PREPOSITION = tuple(sorted({f"_{e}" for ends in _PREPOSITIONS.values() for e in ends}))
+
+
+def _with_preposition(predicates: set[str], prep: str) -> list[str]:
+    """The predicates a verb names, those that end with its preposition's English first (защищает от ->
+    protects_against before protects), those with none first when the verb has none."""
+    if prep:
+        ends = tuple(f"_{e}" for e in _PREPOSITIONS[prep])
+        return sorted(predicates, key=lambda p: (not p.endswith(ends), p))
+    return sorted(predicates, key=lambda p: (p.endswith(_ANY_PREPOSITION), p))
+
+
+def _is_ability(r: Reasoner, concept: str) -> bool:
+    g = r.graph()
+    return concept in g.index and any(e.predicate == "can" for e in g.into(concept))
+
+
+def _whole(r: Reasoner, text: str) -> str | None:
+    """The concept a whole slot text names (an ambiguous name names none)."""
+    name = bare(text)
+    if not name or r.linker.ambiguous(name):
+        return None
+    return r.linker.lookup(name)
+
+
+def bare(text: str) -> str:
+    """A slot text without a leading English article."""
+    return re.sub(r"^(?:an?|the)\s+", "", text.strip(), flags=re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Leftovers:
+    """What linking the two slots of a yes/no question left over."""
+
+    words: tuple[str, str] = ("", "")  # per slot, the content words no name covers
+    found: tuple[str | None, str | None] = (None, None)  # per slot, the name found inside it
+
+
+def _pair(r: Reasoner, subject: str, obj: str) -> tuple[tuple[str | None, str | None], _Leftovers]:
+    unsure = [bool(r.linker.ambiguous(bare(t))) for t in (subject, obj)]
+    if any(unsure):  # a name two ontologies share is not guessed: the answer lists the candidates
+        return ((None if unsure[0] else _first(r, subject)), (None if unsure[1] else _first(r, obj))), _Leftovers()
+    s, o = r.linker.lookup(bare(subject)), r.linker.lookup(bare(obj))
+    if s and o:
+        return (s, o), _Leftovers()
+    # The pattern split "Betz cell divide" at the wrong word: try every split of the slot text as two whole
+    # names before reading names inside the slots ("Betz" alone is Vladimir Betz, not the Betz cell).
+    words = f"{subject} {obj}".split()
+    for cut in range(len(words) - 1, 0, -1):
+        left, right = r.linker.lookup(bare(" ".join(words[:cut]))), r.linker.lookup(bare(" ".join(words[cut:])))
+        if left and right:
+            return (left, right), _Leftovers()
+    # Names inside the slots, unless other content words are left over: "Is a neuron bigger than a cell?" must
+    # not be answered as "Is a neuron a cell?". A word of either concept's own name is no leftover ("Is the
+    # SOMZ-55 helmet PPE?" splits as "SOMZ-55" / "helmet PPE"; "helmet" belongs to "SOMZ-55 safety helmet").
+    inside = (s or _first(r, subject), o or _first(r, obj))
+    named = {
+        stem(w) for c in inside if c for n in r._names(c) for w in re.findall(r"[\w'-]+", n.lower().replace("ё", "е"))
+    }
+    lefts = ("" if s else _leftover(r, subject, named), "" if o else _leftover(r, obj, named))
+    pair = (inside[0] if not lefts[0] else None, inside[1] if not lefts[1] else None)
+    return pair, _Leftovers(lefts, inside)
+
+
+def _leftover(r: Reasoner, text: str, named: set[str]) -> str:
+    words = _uncovered(text, r.linker.mentions(text)).split()
+    return " ".join(w for w in words if w not in _HARMLESS and stem(w) not in named)
+
+
+def _first(r: Reasoner, text: str) -> str | None:
+    if r.linker.ambiguous(bare(text)):
+        return None
+    found = r._link(bare(text))
+    return found[0] if found else None
+
+
+def _names_property(r: Reasoner, concept: str) -> bool:
+    """Whether a concept is used as a property (object of has_property) and never as a class."""
+    g = r.graph()
+    if concept not in g.index:
+        return False
+    into = g.into(concept)
+    if any(e.predicate in ("is_a", "instance_of") for e in into) or any(e.predicate == "is_a" for e in g.out(concept)):
+        return False
+    return any(e.predicate == "has_property" for e in into)
+
+
+def _uncovered(text: str, mentions: Sequence[Any]) -> str:
+    """The content words of `text` that no mention covers, as one phrase (what the question names unknown)."""
+    words = re.findall(r"[\w'-]+", text.lower().replace("ё", "е"))
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    return " ".join(w for i, w in enumerate(words) if i not in covered and w not in _STOP and not w.isdigit())
+
+
+def _understand_value(r: Reasoner, q: Question) -> Question:
+    whole = r.linker.lookup(bare(q.subject))
+    if q.intent is Intent.VALUE and whole and whole not in r.predicates().declared:
+        return q.with_links(Intent.DEFINE, (whole,), ())  # "What is the node of Ranvier?" names one concept
+    found, missing = link_attribute(r, q.subject)
+    return q.with_links(q.intent, found, (missing,) if missing else ())
+
+
+def link_attribute(r: Reasoner, phrase: str) -> tuple[tuple[str, ...], str]:
+    """The holder and the attribute a phrase names ("resting potential of a neuron", «потенциал покоя нейрона"
+    -> (neuron, resting_potential)); when it does not name both, the concepts found and the words no name covers.
+    """
+    declared = r.predicates().declared
+    mentions = r.linker.mentions(phrase)
+    attrs = [m.concept for m in mentions if m.concept in declared]
+    others = [m.concept for m in mentions if m.concept not in declared]
+    if attrs and others:
+        return (others[0], attrs[0]), ""
+    return tuple(others + attrs), _uncovered(phrase, mentions) or phrase
+
+
+def _understand_count(r: Reasoner, q: Question) -> Question:
+    declared = r.predicates().declared
+    mentions = r.linker.mentions(q.subject)
+    words = set(re.findall(r"\w+", q.subject.lower()))
+    rest = " ".join(w for w in _uncovered(q.subject, mentions).split() if w not in _KINDS)
+    concepts = list(dict.fromkeys(m.concept for m in mentions))
+    if words & _KINDS and concepts:
+        return q.with_links(Intent.COUNT, (concepts[0],), (rest,) if rest else ())
+    attrs = [c for c in concepts if c in declared]
+    others = [c for c in concepts if c not in declared]
+    if attrs and others:
+        return q.with_links(Intent.COUNT, (attrs[0], others[-1]), ())
+    if len(others) < 2:
+        return q.with_links(Intent.COUNT, tuple(concepts), (rest or q.subject,))
+    return q.with_links(Intent.COUNT, (f"{others[0]}_count", others[-1]), ())
+
+
+def _understand_wh(r: Reasoner, q: Question) -> Question:
+    if q.subject:  # "Which cells divide?"
+        concept = _first(r, q.subject)
+        ability = r.linker.lookup(q.verb) or next(
+            (c for form in _infinitives(q.verb) if (c := r.linker.lookup(form))), None
+        )
+        missing = tuple(t for t, c in ((q.subject, concept), (q.verb, ability)) if c is None)
+        return q.with_links(Intent.WH, tuple(c for c in (concept, ability) if c), missing)
+    target = _first(r, q.object)
+    if target is None:
+        return q.with_links(Intent.WH, (), (q.object,))
+    if not wh_predicates(q.verb, q.language, r.graph()):
+        return q.with_links(Intent.WH, (target,), (q.verb,))
+    return q.with_links(Intent.WH, (target,), ())
+
+
+def _infinitives(verb: str) -> list[str]:
+    """The dictionary form of a verb (делятся -> делиться), to find it as a name."""
+    return [lemma(verb)]
+
+
+def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
+    """The stored predicates a wh-question's verb may mean ("named" -> named_by, "produces" -> produces)."""
+    v, _, prep = verb.lower().replace("ё", "е").partition(" ")
+    names: set[str] = set()
+    if language == "ru":
+        for prefix, predicates in _RU_WH_VERBS.items():
+            if v.startswith(prefix):
+                names.update(predicates)
+    else:
+        names.update(_EN_WH_VERBS.get(v, ()))
+        bases = {v}
+        for end in ("ed", "d", "es", "s"):
+            if v.endswith(end) and len(v) > len(end) + 2:
+                bases.add(v[: -len(end)])
+        for b in bases:
+            names.update({b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", f"{v}_by", f"{b}ed_by", f"{b}d_by"})
+            ends = _PREPOSITIONS.get(prep, ())
+            names.update(f"{form}_{e}" for e in ends for form in (b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", v))
+    return {n for n in names if graph.predicate_id(n) >= 0}
+
+
+def _same_word(a: str, b: str) -> bool:
+    # Snowball stems meet for inflections (issue ~ issuing); a verb and its noun share only a prefix in Russian
+    # (выдавать ~ выдача), which is enough among the few actions a norm names.
+    return a == b or stem(a) == stem(b) or (len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4])
+
+
+def best_action(words: Sequence[str], verb: str, names: dict[str, list[str]]) -> str | None:
+    """The action a normative question's verb and words name among `names` (action id -> its names).
+
+    The verb must match a word of the name (выдавать ~ выдача, issue ~ issuing); more matching words and fewer
+    unmatched ones win (использовать … до окончания срока службы picks the longer action).
+    """
+    asked = [w for w in (x.lower().replace("ё", "е") for x in words) if w not in _STOP]
+    v = verb.lower().replace("ё", "е")
+    best: tuple[int, int, str] | None = None
+    for action, labels in names.items():
+        for label in labels:
+            parts = [w for w in re.findall(r"[\w-]+", label.lower().replace("ё", "е")) if w not in _STOP]
+            if not any(_same_word(v, p) for p in parts):
+                continue
+            hits = sum(1 for w in asked if any(_same_word(w, p) for p in parts))
+            score = (hits, -(len(parts) - hits), action)
+            if best is None or score[:2] > best[:2]:
+                best = score
+    return best[2] if best is not None else None

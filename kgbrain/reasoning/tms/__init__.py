@@ -1,0 +1,1 @@
+"""Truth maintenance: contradictions, their resolution, withdrawal and settling, proofs."""

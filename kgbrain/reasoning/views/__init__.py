@@ -1,0 +1,1 @@
+"""Read models over the store: the fact mirror, the hierarchy, reachability labels, caches."""

@@ -128,6 +128,7 @@ def run_cli(kb: Path, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_gives_the_same_output_as_an_uninterrupted_run(kb: Path, tmp_path: Path) -> None:
     claims = claims_file(tmp_path / "claims.jsonl", 300)
     whole = tmp_path / "whole.jsonl"

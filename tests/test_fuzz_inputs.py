@@ -31,6 +31,8 @@ from kgbrain.cli import cli
 from kgbrain.ingest.tabular import FIELDS
 from tests.conftest import write_jsonl
 
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
+
 EXAMPLES = int(os.environ.get("KGBRAIN_FUZZ_EXAMPLES", "8"))
 # The knowledge base is shared by a test's examples on purpose: loads that succeed grow it, as in real use.
 fuzz = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,8 +9,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from kgbrain.api import Brain
 from tests.conftest import write_jsonl
+
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
 
 CHILD = textwrap.dedent(
     """

@@ -20,6 +20,8 @@ from kgbrain.store.kuzu_store import WORK_SUFFIX
 from tests.conftest import write_jsonl
 from tests.ingest.kill_points import Kill, kill_at, normalised_export
 
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
+
 N = 8_000  # new facts: a write-ahead log of a few MB
 
 

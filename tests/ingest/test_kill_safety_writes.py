@@ -23,6 +23,8 @@ from tests.conftest import write_jsonl
 from tests.ingest.kill_points import normalised_export
 from tests.ingest.test_kill_safety import kill_until_it_hits
 
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
+
 CHAIN = 24  # parent links; the ancestor rules derive CHAIN * (CHAIN + 1) / 2 facts in CHAIN rounds
 RULES = "[a1] anc(X, Y) :- parent(X, Y).\n[a2] anc(X, Z) :- parent(X, Y), anc(Y, Z).\n"
 

@@ -20,6 +20,8 @@ from kgbrain.api import Brain
 from kgbrain.service.uploads import remove_orphans
 from tests.service.conftest import Server, copy_kb, env_with
 
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
+
 
 def _rows(n: int, tag: str) -> list[dict[str, Any]]:
     return [{"subject": f"{tag}{i}", "predicate": "is_a", "object": f"{tag}_kind{i % 97}"} for i in range(n)]

@@ -286,6 +286,7 @@ OPENER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_reader_replays_the_log_of_a_writer_killed_as_it_opened(tmp_path: Path) -> None:
     """Kùzu refuses a read-only open while a killed writer's log is beside the file; the store replays it first."""
     path = tmp_path / "kb.kuzu"

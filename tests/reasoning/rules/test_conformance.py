@@ -27,6 +27,8 @@ from tests.reasoning.rules.conformance_adapter import (
     close_loaded,
 )
 
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
+
 # The LUBM-shaped Souffle cases: two files of 20 cases (17 MB each), every case of a file the same program
 # checked on another predicate. They are read when they run (not at collection) and each program is
 # evaluated once (`_Same`); the adapter takes its in-memory path for them (conformance_adapter.BIG).

@@ -16,6 +16,8 @@ from click.testing import CliRunner
 from kgbrain.api import Brain
 from kgbrain.cli import cli
 
+pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
+
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 _BLOCKS = re.split(r"^# (Q\d+)\n", (FIXTURES / "lubm" / "queries.rq").read_text(encoding="utf-8"), flags=re.M)[1:]
 QUERIES = dict(zip(_BLOCKS[::2], _BLOCKS[1::2], strict=True))

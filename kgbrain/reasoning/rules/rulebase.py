@@ -13,7 +13,8 @@ from pathlib import Path
 
 from kgbrain.errors import InputError
 from kgbrain.ingest.rule_syntax import check_program, parse_program, parse_rule
-from kgbrain.reasoning.rules.engine import RunReport, materialise
+from kgbrain.reasoning.rules.derivations import RunReport
+from kgbrain.reasoning.rules.materialisation import materialise
 from kgbrain.ruleset import Atom, Const, Program, Rule, Superiority
 from kgbrain.store.protocol import GraphStore
 
@@ -138,7 +139,7 @@ def _ensure_concepts(store: GraphStore, rules: list[Rule]) -> None:
 def load_rules_file(store: GraphStore, path: Path) -> RulesReport:
     """Parse a `.dl` file, store its rules (all or nothing) and derive what they imply.
 
-    A bad file changes nothing. The consequences are committed round by round (engine.py says why).
+    A bad file changes nothing. How the consequences are committed depends on the engine (materialisation.py).
 
     Raises:
         InputError: the file cannot be read or parsed, or clashes with stored rules.

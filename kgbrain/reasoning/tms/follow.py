@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact
-from kgbrain.reasoning.rules.engine import RunReport
+from kgbrain.reasoning.rules.derivations import RunReport
 from kgbrain.reasoning.tms.settle import EVERYTHING, column_keys, fact_keys
 from kgbrain.reasoning.tms.withdraw import Withdrawal, withdraw_support
 from kgbrain.store.protocol import GraphStore
@@ -50,7 +50,7 @@ def derive_regained(store: GraphStore, facts: Iterable[Fact]) -> RunReport | Non
     Raises:
         StoreError: the store failed.
     """
-    from kgbrain.reasoning.rules.engine import materialise
+    from kgbrain.reasoning.rules.materialisation import materialise
     from kgbrain.reasoning.rules.rulebase import has_rules, stored_program
 
     predicates = {f.predicate for f in facts}

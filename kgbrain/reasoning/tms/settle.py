@@ -28,14 +28,9 @@ from dataclasses import dataclass, field
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.ingest.rule_syntax import strata
 from kgbrain.knowledge import Fact
-from kgbrain.reasoning.rules.engine import (
-    Candidate,
-    defeasible_accepted,
-    derivation_id,
-    fire_all,
-    materialise,
-    record,
-)
+from kgbrain.reasoning.rules.cypher_engine import Candidate, defeasible_accepted, fire_all, record
+from kgbrain.reasoning.rules.derivations import derivation_id
+from kgbrain.reasoning.rules.materialisation import materialise
 from kgbrain.reasoning.tms.withdraw import withdraw_support
 from kgbrain.ruleset import Atom, Program, Rule, RuleKind
 from kgbrain.store.protocol import GraphStore
@@ -132,11 +127,11 @@ def _step(store: GraphStore, program: Program, rules: list[Rule], out: Settled) 
         if rule.kind is RuleKind.DEFEASIBLE:
             continue
         for c in fire_all(store, rule):
-            valid[derivation_id(c.derivation, c.fact.fact_id)] = c
+            valid[derivation_id(c.derivation.rule, c.fact.fact_id, c.derivation.premises)] = c
     defeasible = [r for r in rules if r.kind is RuleKind.DEFEASIBLE]
     if defeasible:
         for c in defeasible_accepted(store, program, defeasible)[0]:
-            valid[derivation_id(c.derivation, c.fact.fact_id)] = c
+            valid[derivation_id(c.derivation.rule, c.fact.fact_id, c.derivation.premises)] = c
     recorded: set[str] = set()
     for rule in rules:
         recorded |= {r["id"] for r in store.run("tms_derivations_of_rule", rule=rule.id)}

@@ -28,9 +28,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+# Withdrawals are signed WITHDRAWN_BY; the rules layer reads that name back (derivations.revivable).
+from kgbrain.reasoning.rules.derivations import WITHDRAWN_BY as WITHDRAWN_BY
 from kgbrain.store.protocol import GraphStore, Row
 
-WITHDRAWN_BY = "kgbrain:rules"
 _CHUNK = 5_000
 _FEW = 32  # up to this many fact ids, one scan testing each fact against the list beats the join
 
@@ -164,19 +165,6 @@ def _rederive(
             if waiting[d_id] == 0:
                 ready.append(support[d_id][0])
     return holding
-
-
-def revivable(store: GraphStore, ids: Iterable[str]) -> list[str]:
-    """Of these retracted derived facts, those truth maintenance withdrew (sorted): a person's retraction sticks.
-
-    A fact with no Retraction record (none was kept) is revivable, as before records named who retracted.
-    """
-    wanted = sorted(set(ids))
-    kept: set[str] = set()
-    for start in range(0, len(wanted), _CHUNK):
-        part = wanted[start : start + _CHUNK]
-        kept.update(r["fact_id"] for r in store.run("tms_retracted_by_person", ids=part, withdrawn_by=WITHDRAWN_BY))
-    return [i for i in wanted if i not in kept]
 
 
 def _retract_facts(store: GraphStore, ids: list[str], stamp: datetime, reason: str) -> list[str]:

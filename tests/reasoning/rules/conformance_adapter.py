@@ -24,7 +24,7 @@ from datalog_conformance.schema import DefeasibleModel, DefeasibleTheory, Model,
 from kgbrain.api import Brain
 from kgbrain.errors import InputError
 from kgbrain.ingest.rule_syntax import parse_program
-from kgbrain.reasoning.rules.bulk import closure_stored
+from kgbrain.reasoning.rules.memory_engine import closure_stored
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 
 
@@ -161,7 +161,7 @@ def _stored_rows(brain: Brain) -> list[dict[str, Any]]:
 # Loading one through `Brain.load` with its rules writes 110k derived facts and 470k derivation records,
 # a minute of CPU for a check that reads none of them back. So a big case loads its facts through
 # `Brain.load` (real Kùzu, the ingest path) and evaluates its rules with the in-memory executor over the
-# stored facts (`bulk.closure_stored`, what `kgbrain load` computes before writing; the property test
+# stored facts (`memory_engine.closure_stored`, what `kgbrain load` computes before writing; the property test
 # tests/reasoning/rules/test_bulk_vs_cypher.py holds it equal to the Cypher definition). The knowledge base with
 # the facts is kept for the next case with the same facts.
 BIG = 10_000

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -26,8 +25,7 @@ from kgbrain.api import Brain
 from kgbrain.errors import InputError
 from kgbrain.ingest.export import stored_fact_rows
 from kgbrain.ingest.rule_syntax import check_program, parse_rule
-from kgbrain.reasoning.rules import rulebase
-from kgbrain.reasoning.rules.engine import materialise, materialise_cypher
+from kgbrain.reasoning.rules.materialisation import Engine, materialise, use_engine
 from kgbrain.reasoning.rules.rulebase import save_program
 from kgbrain.ruleset import Atom, Program, Rule, RuleKind, Superiority, Var
 from tests.conftest import write_jsonl
@@ -111,13 +109,12 @@ def _snapshot(brain: Brain) -> Snapshot:
 def _run(
     program: Program, first: Path | None, second: Path | None, *, cypher: bool, picks: Sequence[int] = ()
 ) -> Snapshot:
-    with Brain.open(None) as brain, pytest.MonkeyPatch.context() as mp:
-        if cypher:  # loads run the stored rules through the definition too
-            mp.setattr(rulebase, "materialise", materialise_cypher)
+    engine: Engine = "cypher" if cypher else "memory"
+    with Brain.open(None) as brain, use_engine(engine):  # loads run the stored rules through the same engine
         if first is not None:
             brain.load([first])
         _, new, _ = save_program(brain.store, program)
-        (materialise_cypher if cypher else materialise)(brain.store, program, full=new)
+        materialise(brain.store, program, full=new, engine=engine)
         live = sorted(r["fact_id"] for r in stored_fact_rows(brain.store) if r["status"] == "active")
         retracted = sorted({live[i % len(live)] for i in picks}) if live else []
         if retracted:

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from kgbrain.api import Brain
 from kgbrain.errors import InputError
 from kgbrain.ingest.rule_syntax import dependencies, find_naf_cycle, parse_program, strata
-from kgbrain.reasoning.rules.engine import materialise, materialise_cypher
+from kgbrain.reasoning.rules.cypher_engine import materialise_cypher
+from kgbrain.reasoning.rules.materialisation import materialise
 from kgbrain.reasoning.rules.rulebase import save_program
 from kgbrain.ruleset import Atom, Program, Rule, Var
 

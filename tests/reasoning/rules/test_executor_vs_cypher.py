@@ -19,7 +19,7 @@ from kgbrain.api import Brain
 from kgbrain.errors import InputError
 from kgbrain.ingest.export import stored_fact_rows
 from kgbrain.ingest.rule_syntax import check_program, parse_rule
-from kgbrain.reasoning.rules.engine import materialise_cypher
+from kgbrain.reasoning.rules.cypher_engine import materialise_cypher
 from kgbrain.reasoning.rules.executor import Closure, literal_key, read_facts
 from kgbrain.reasoning.rules.rulebase import save_program
 from kgbrain.reasoning.views.graph import FactGraph

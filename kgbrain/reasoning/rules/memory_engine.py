@@ -1,7 +1,7 @@
 """Materialisation through the in-memory executor, written to the store in one transaction.
 
-The Cypher engine (engine.py, `materialise_cypher`) is the definition; this computes the same consequences
-with `memory.Closure` and writes them at once. A property test (tests/reasoning/rules/test_bulk_vs_cypher.py) shows
+The Cypher engine (cypher_engine.py, `materialise_cypher`) is the definition; this computes the same consequences
+with `executor.Closure` and writes them at once. A property test (tests/reasoning/rules/test_bulk_vs_cypher.py) shows
 that on random programs and graphs (negative and inactive facts, `not`, defeasible rules) both store
 the same derived facts and the same derivation records.
 
@@ -14,7 +14,7 @@ How the stored records come out the same:
   On a store closed under the program (what every earlier run leaves) that is exactly what the Cypher
   engine's semi-naive rounds add; on a store left incomplete (a kill between a load and its rules) it
   completes the consequences.
-- defeasible rounds follow engine.py's (proposals over every active fact, blocked by a stored or strict
+- defeasible rounds follow cypher_engine.py's (proposals over every active fact, blocked by a stored or strict
   opposite or a not-weaker attacker) inside the closure; superiority by specificity reads stored `is_a`.
 
 A derived fact's confidence (trust) is the minimum over its premises, taken from its first firing in
@@ -28,7 +28,6 @@ transaction revives, appends and records. An interrupted run writes nothing; the
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 from collections import defaultdict
@@ -40,8 +39,17 @@ from typing import Any
 import numpy as np
 
 from kgbrain.knowledge import Authority, Fact, Literal, Status
+from kgbrain.reasoning.rules.derivations import (
+    RunReport,
+    derivation_id,
+    fact_order,
+    retracted_derived,
+    revivable,
+    write_facts,
+)
 from kgbrain.reasoning.rules.executor import MEMBERSHIP, Closure, FactRow, is_number
 from kgbrain.reasoning.rules.program_cache import program_strata
+from kgbrain.reasoning.rules.superiority import Superiority
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX, Atom, Const, Program, Rule, RuleKind
 from kgbrain.store.protocol import GraphStore
 
@@ -49,7 +57,7 @@ _WRITE_CHUNK = 50_000
 
 
 @dataclass(slots=True)
-class _Stored:
+class StoredFacts:
     """The store's facts as the run needs them."""
 
     active: list[FactRow] = field(default_factory=list)
@@ -71,7 +79,7 @@ def may_fire(program: Program, predicates: Iterable[str]) -> bool:
     return False
 
 
-def read_stored(store: GraphStore) -> _Stored:
+def read_stored(store: GraphStore) -> StoredFacts:
     """Every fact's status, and the active ones as closure rows with their provenance.
 
     Raises:
@@ -79,7 +87,7 @@ def read_stored(store: GraphStore) -> _Stored:
     """
     from kgbrain.reasoning.rules.executor import literal_key
 
-    out = _Stored()
+    out = StoredFacts()
     for row in store.iterate("rules_memory_facts"):
         fid = row["fact_id"]
         status = row["status"] or Status.ACTIVE.value
@@ -104,7 +112,7 @@ def read_stored(store: GraphStore) -> _Stored:
 
 
 @dataclass(slots=True)
-class Outcome:
+class Consequences:
     """What the closure adds to the store: new derived facts, facts to revive, derivation rows."""
 
     facts: dict[str, Fact] = field(default_factory=dict)  # fact id -> derived fact (every one the run derives)
@@ -113,16 +121,10 @@ class Outcome:
     blocked: int = 0
 
 
-def derivation_key(rule: str, fact_id: str, premises: Sequence[str]) -> str:
-    """engine.derivation_id without building a `Derivation`."""
-    text = "\x1f".join((rule, fact_id, *premises))
-    return "d_" + hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
-
-
 class _Run:
     """One evaluation of a program over the stored facts, in memory."""
 
-    def __init__(self, store: GraphStore, program: Program, stored: _Stored) -> None:
+    def __init__(self, store: GraphStore, program: Program, stored: StoredFacts) -> None:
         self.store = store
         self.program = program
         self.stored = stored
@@ -136,9 +138,7 @@ class _Run:
         self._strict_hit: set[int] = set()
         self._derived_pairs: set[tuple[str, int]] = set()  # (rule id, tuple) fact rows derived so far
         self._pairs_seen = 0
-        from kgbrain.reasoning.rules.engine import _Superiority
-
-        self.superiority = _Superiority(store, program)
+        self.superiority = Superiority(store, program)
 
     def evaluate(self) -> None:
         for stratum in program_strata(self.program):
@@ -152,7 +152,7 @@ class _Run:
                 if not self._defeasible_round(defeasible):
                     break
 
-    # -- defeasible rounds (engine._defeasible_round, over the closure) ----------------------------
+    # -- defeasible rounds (cypher_engine's, over the closure) ----------------------------
 
     def _key(self, s: int, r: int, o: int) -> tuple[int, str, int, bool]:
         predicate, polarity = self.closure.relations[r]
@@ -229,7 +229,7 @@ class _Run:
 
     # -- results -----------------------------------------------------------------------------------
 
-    def outcome(self) -> Outcome:
+    def outcome(self) -> Consequences:
         """Every derived fact row and every derivation, premises expanded to fact ids."""
         closure, stored = self.closure, self.stored
         size = closure.size
@@ -242,7 +242,7 @@ class _Run:
             conf[t] = max(stored.confidence[f] for f in fids)
             trusts = [v for v in (stored.trust[f] for f in fids) if v is not None]
             trust[t] = max(trusts) if trusts else math.inf
-        out = Outcome(rounds=closure.rounds, blocked=self.blocked)
+        out = Consequences(rounds=closure.rounds, blocked=self.blocked)
         pair_id: dict[tuple[str, int], str] = {}
         groups = closure.fired
         for rule, hs, premises in groups:  # first pass: fact rows, in evaluation order
@@ -274,10 +274,10 @@ class _Run:
                 options = [ids_of[c[i]] for c in cols]
                 if all(len(o) == 1 for o in options):
                     prem = tuple(o[0] for o in options)
-                    out.derivations.setdefault(derivation_key(rule.id, fid, prem), (rule.id, fid, prem))
+                    out.derivations.setdefault(derivation_id(rule.id, fid, prem), (rule.id, fid, prem))
                     continue
                 for combo in itertools.product(*options):
-                    out.derivations.setdefault(derivation_key(rule.id, fid, combo), (rule.id, fid, combo))
+                    out.derivations.setdefault(derivation_id(rule.id, fid, combo), (rule.id, fid, combo))
         return out
 
     def _fact(self, rule: Rule, t: int, confidence: float, trust: float) -> Fact:
@@ -303,7 +303,7 @@ class _Run:
         return Fact(subject, predicate, value=literal, **common)
 
 
-def evaluate_stored(store: GraphStore, program: Program) -> tuple[_Stored, Outcome]:
+def evaluate_stored(store: GraphStore, program: Program) -> tuple[StoredFacts, Consequences]:
     """The program's closure over the stored active facts, as fact rows and derivation rows (nothing written).
 
     Raises:
@@ -331,18 +331,13 @@ def closure_stored(store: GraphStore, program: Program) -> Closure:
     return run.closure
 
 
-def materialise_memory(store: GraphStore, program: Program) -> Any:
+def materialise_memory(store: GraphStore, program: Program) -> RunReport:
     """Derive the program's consequences in memory and store what is new in one transaction.
-
-    Returns engine.RunReport.
 
     Raises:
         InputError: the program cannot be stratified.
         StoreError: the store failed.
     """
-    from kgbrain.reasoning.rules.engine import RunReport, _fact_order, _write_facts
-    from kgbrain.reasoning.tms.withdraw import revivable
-
     report = RunReport()
     if not program.rules:
         return report
@@ -358,15 +353,10 @@ def materialise_memory(store: GraphStore, program: Program) -> Any:
     if not fresh:
         return report
     wanted = {fid for _, fid, _ in fresh.values()}
-    new_facts = sorted((outcome.facts[f] for f in wanted if f not in stored.status), key=_fact_order)
+    new_facts = sorted((outcome.facts[f] for f in wanted if f not in stored.status), key=fact_order)
     dead = revivable(
         store,
-        (
-            f
-            for f in wanted
-            if stored.status.get(f) == Status.RETRACTED.value
-            and outcome.facts[f].source.startswith(DERIVED_SOURCE_PREFIX)
-        ),
+        (f for f in wanted if retracted_derived(stored.status.get(f, ""), outcome.facts[f].source)),
     )
     refs = {r["id"] for r in store.iterate("rules_factrefs_all")}
     stamp = datetime.now(timezone.utc).replace(tzinfo=None)
@@ -376,7 +366,7 @@ def materialise_memory(store: GraphStore, program: Program) -> Any:
             subjects = [outcome.facts[f].subject for f in dead]
             store.run("rules_facts_revive", subjects=subjects, ids=dead, stamp=stamp)
         for start in range(0, len(new_facts), _WRITE_CHUNK):
-            _write_facts(store, new_facts[start : start + _WRITE_CHUNK], stamp)
+            write_facts(store, new_facts[start : start + _WRITE_CHUNK], stamp)
         write_derivations(store, fresh, existing, refs)
     report.derived = len(new_facts) + len(dead)
     report.derivations = len(fresh)

@@ -190,6 +190,9 @@ class Analogies:
         return out[:limit]
 
 
+_Rows = dict[tuple[str, str], dict[str, Any]]  # (predicate, object) -> a concept's positive fact row
+
+
 def _explain(
     concept: str,
     other: str,
@@ -198,57 +201,11 @@ def _explain(
     theirs: list[dict[str, Any]],
     parents: Callable[[str], list[str]],
 ) -> Analogy:
-    def outgoing(rows: list[dict[str, Any]], c: str) -> dict[tuple[str, str], dict[str, Any]]:
-        return {
-            (str(r["predicate"]), str(r["object"])): r
-            for r in rows
-            if r["subject"] == c and r["polarity"] and r["predicate"] not in SKIP
-        }
-
-    a, b = outgoing(mine, concept), outgoing(theirs, other)
-    shared: list[tuple[str, str, str]] = []
-    steps: list[Step] = []
-    for (p, o), r in sorted(a.items()):
-        if (p, o) in b:
-            shared.append((p, o, o))
-            rb = b[(p, o)]
-            # RULE ana.relational-match: both stand in the same relation to the same concept
-            steps.append(
-                Step(
-                    "ana.relational-match",
-                    f"{concept} {p} {o} ~ {other} {p} {o}",
-                    (str(r["fact_id"]), str(rb["fact_id"])),
-                    tuple(dict.fromkeys(str(x["source"]) for x in (r, rb) if x["source"])),
-                    round(min(float(r["confidence"]), float(rb["confidence"])), 4),
-                )
-            )
-    used = {(p, o) for p, o, _ in shared}
-    for (p, o), r in sorted(a.items()):
-        if (p, o) in used:
-            continue
-        ps = set(parents(o))
-        for (q, o2), rb in sorted(b.items()):
-            if (
-                q == p
-                and p not in HIERARCHY
-                and o2 != o
-                and (q, o2) not in b.keys() & a.keys()
-                and ps & set(parents(o2))
-            ):
-                common = sorted(ps & set(parents(o2)))[0]
-                shared.append((p, o, o2))
-                # RULE ana.parallel-match: the same relation to different concepts of a common kind
-                steps.append(
-                    Step(
-                        "ana.parallel-match",
-                        f"{concept} {p} {o} ~ {other} {p} {o2}",
-                        (str(r["fact_id"]), str(rb["fact_id"])),
-                        tuple(dict.fromkeys(str(x["source"]) for x in (r, rb) if x["source"])),
-                        round(min(float(r["confidence"]), float(rb["confidence"])), 4),
-                        f"both are {common}",
-                    )
-                )
-                break
+    a, b = _outgoing(mine, concept), _outgoing(theirs, other)
+    shared, steps = _relational_matches(concept, other, a, b)
+    more, parallel = _parallel_matches(concept, other, a, b, {(p, o) for p, o, _ in shared}, parents)
+    shared += more
+    steps += parallel
     matched_b = {(p, o2) for p, _, o2 in shared}
     differences = tuple(f"{concept} {p} {o}" for (p, o) in sorted(a) if (p, o) not in {(x, y) for x, y, _ in shared})[
         :5
@@ -288,3 +245,60 @@ def _explain(
         )
     )
     return Analogy(concept, other, sim, round(confidence, 4), bool(support), tuple(shared), differences, tuple(steps))
+
+
+def _outgoing(rows: list[dict[str, Any]], c: str) -> _Rows:
+    return {
+        (str(r["predicate"]), str(r["object"])): r
+        for r in rows
+        if r["subject"] == c and r["polarity"] and r["predicate"] not in SKIP
+    }
+
+
+def _match_step(rule: str, text: str, r: dict[str, Any], rb: dict[str, Any], note: str = "") -> Step:
+    """A step matching one fact of each concept (confidence: the weaker fact's)."""
+    return Step(
+        rule,
+        text,
+        (str(r["fact_id"]), str(rb["fact_id"])),
+        tuple(dict.fromkeys(str(x["source"]) for x in (r, rb) if x["source"])),
+        round(min(float(r["confidence"]), float(rb["confidence"])), 4),
+        note,
+    )
+
+
+def _relational_matches(concept: str, other: str, a: _Rows, b: _Rows) -> tuple[list[tuple[str, str, str]], list[Step]]:
+    shared: list[tuple[str, str, str]] = []
+    steps: list[Step] = []
+    for (p, o), r in sorted(a.items()):
+        if (p, o) in b:
+            shared.append((p, o, o))
+            # RULE ana.relational-match: both stand in the same relation to the same concept
+            steps.append(_match_step("ana.relational-match", f"{concept} {p} {o} ~ {other} {p} {o}", r, b[(p, o)]))
+    return shared, steps
+
+
+def _parallel_matches(
+    concept: str, other: str, a: _Rows, b: _Rows, used: set[tuple[str, str]], parents: Callable[[str], list[str]]
+) -> tuple[list[tuple[str, str, str]], list[Step]]:
+    shared: list[tuple[str, str, str]] = []
+    steps: list[Step] = []
+    for (p, o), r in sorted(a.items()):
+        if (p, o) in used:
+            continue
+        ps = set(parents(o))
+        for (q, o2), rb in sorted(b.items()):
+            if (
+                q == p
+                and p not in HIERARCHY
+                and o2 != o
+                and (q, o2) not in b.keys() & a.keys()
+                and ps & set(parents(o2))
+            ):
+                common = sorted(ps & set(parents(o2)))[0]
+                shared.append((p, o, o2))
+                # RULE ana.parallel-match: the same relation to different concepts of a common kind
+                text = f"{concept} {p} {o} ~ {other} {p} {o2}"
+                steps.append(_match_step("ana.parallel-match", text, r, rb, f"both are {common}"))
+                break
+    return shared, steps

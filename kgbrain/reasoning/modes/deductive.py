@@ -47,6 +47,9 @@ class Claim:
     literal: bool = False
 
 
+_Verdict = tuple[Outcome, float, list[Step], Mode]  # a check's outcome, confidence, steps and mode
+
+
 class Deducer:
     """Checks statements against the graph by direct lookup and deduction."""
 
@@ -299,38 +302,21 @@ class Deducer:
 
     # -- properties ----------------------------------------------------------------------------
 
-    def _check_property(self, claim: Claim) -> tuple[Outcome, float, list[Step], Mode]:
+    def _check_property(self, claim: Claim) -> _Verdict:
         table = self._predicates()
         decl = table.get(claim.predicate)
         preds = list(table.sub_properties(claim.predicate))
         h = self._hierarchy()
-        s = claim.subject
-        depth = {s: 0}
-        if decl.inheritable:
-            if claim.literal or not self._mirror_only(h, s, claim.object):
-                depth.update(h.ancestors(s))
-            else:
-                # Only ancestors holding a fact into the object matter; the labels find them without a walk.
-                depth.update(h.ancestor_depths(s, self._holders(h, claim.object, preds)))
+        depth = self._property_holders(claim, decl.inheritable, preds, h)
         holders = list(depth)
         via: dict[str, str] = {}  # fact id -> rule, for facts read through an inverse or symmetric declaration
-        if claim.literal:
-            evidence = self._values(holders, preds)
-        else:
-            evidence = self._between(holders, [claim.object], preds)
-            for q in table.inverses(claim.predicate):
-                evidence += [
-                    _flip(e, claim.predicate, via, "ded.inverse") for e in self._between([claim.object], [s], [q])
-                ]
-            if decl.symmetric:
-                evidence += [
-                    _flip(e, claim.predicate, via, "ded.symmetric")
-                    for e in self._between([claim.object], [s], [claim.predicate])
-                ]
+        evidence = self._property_evidence(claim, table, decl.symmetric, holders, preds, via)
         matching = [e for e in evidence if _same_object(e.object, claim.object, claim.literal)]
         steps = _inactive_steps(matching)
         active = [e for e in matching if e.active]
-        if not active and decl.functional:
+        if active:
+            return self._by_specificity(claim, active, depth, h, via, steps)
+        if decl.functional:
             # Another object of a functional predicate refutes the claim ("gina born_in rome" after "gina born_in
             # paris"): it is not among the facts into the claimed object, so read the holders' own facts too.
             g, wanted = self._graph(), set(preds)
@@ -338,30 +324,84 @@ class Deducer:
                 e for x in holders for e in g.out(x) if e.predicate in wanted and e.object != claim.object
             ]
             return self._functional(claim, evidence, depth, h, steps)
-        if not active and claim.literal:
-            steps = [*steps, *_incomparable_steps(evidence, claim)]
-        if not active and decl.transitive and not claim.literal:
-            chain = self._transitive_chain(s, set(preds), claim.object)
-            if chain:
-                # RULE ded.transitive: p transitive, x p y, y p z => x p z
-                steps += [
-                    Step("ded.transitive", e.statement(), (e.fact_id,), sources([e]), round(e.confidence, 4))
-                    for e in chain
-                ]
-                conf = min(e.confidence for e in chain)
-                steps.append(
-                    Step(
-                        "ded.transitive",
-                        statement(s, claim.predicate, claim.object),
-                        (),
-                        (),
-                        round(conf, 4),
-                        f"{claim.predicate} is transitive",
-                    )
-                )
-                return Outcome.SUPPORTED, conf, steps, Mode.DEDUCTIVE
-        if not active:
-            return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
+        if claim.literal:
+            return Outcome.UNKNOWN, 0.0, [*steps, *_incomparable_steps(evidence, claim)], Mode.DEDUCTIVE
+        if decl.transitive:
+            found = self._by_transitivity(claim, set(preds), steps)
+            if found is not None:
+                return found
+        return Outcome.UNKNOWN, 0.0, steps, Mode.DEDUCTIVE
+
+    def _property_holders(self, claim: Claim, inheritable: bool, preds: list[str], h: Hierarchy) -> dict[str, int]:
+        """The subject and, for an inheritable predicate, the classes it inherits from: holder -> depth."""
+        s = claim.subject
+        depth = {s: 0}
+        if not inheritable:
+            return depth
+        if claim.literal or not self._mirror_only(h, s, claim.object):
+            depth.update(h.ancestors(s))
+        else:
+            # Only ancestors holding a fact into the object matter; the labels find them without a walk.
+            depth.update(h.ancestor_depths(s, self._holders(h, claim.object, preds)))
+        return depth
+
+    def _property_evidence(
+        self,
+        claim: Claim,
+        table: PredicateTable,
+        symmetric: bool,
+        holders: list[str],
+        preds: list[str],
+        via: dict[str, str],
+    ) -> list[Evidence]:
+        """The holders' facts of the predicate (or its sub-properties), and those read through its declarations."""
+        if claim.literal:
+            return self._values(holders, preds)
+        s = claim.subject
+        evidence = self._between(holders, [claim.object], preds)
+        for q in table.inverses(claim.predicate):
+            evidence += [_flip(e, claim.predicate, via, "ded.inverse") for e in self._between([claim.object], [s], [q])]
+        if symmetric:
+            evidence += [
+                _flip(e, claim.predicate, via, "ded.symmetric")
+                for e in self._between([claim.object], [s], [claim.predicate])
+            ]
+        return evidence
+
+    def _by_transitivity(self, claim: Claim, preds: set[str], steps: list[Step]) -> _Verdict | None:
+        """Supported through a chain of facts of a transitive predicate, or None."""
+        s = claim.subject
+        chain = self._transitive_chain(s, preds, claim.object)
+        if not chain:
+            return None
+        # RULE ded.transitive: p transitive, x p y, y p z => x p z
+        steps = steps + [
+            Step("ded.transitive", e.statement(), (e.fact_id,), sources([e]), round(e.confidence, 4)) for e in chain
+        ]
+        conf = min(e.confidence for e in chain)
+        steps.append(
+            Step(
+                "ded.transitive",
+                statement(s, claim.predicate, claim.object),
+                (),
+                (),
+                round(conf, 4),
+                f"{claim.predicate} is transitive",
+            )
+        )
+        return Outcome.SUPPORTED, conf, steps, Mode.DEDUCTIVE
+
+    def _by_specificity(
+        self,
+        claim: Claim,
+        active: list[Evidence],
+        depth: dict[str, int],
+        h: Hierarchy,
+        via: dict[str, str],
+        steps: list[Step],
+    ) -> _Verdict:
+        """The verdict of the most specific holders' active facts (the subject's own, or the nearest class's)."""
+        s = claim.subject
         by_holder: dict[str, list[Evidence]] = {}
         for e in active:
             holder = e.subject if e.subject in depth else s
@@ -369,52 +409,52 @@ class Deducer:
         # The most specific holders: those with no more specific holder below them.
         specific = [x for x in by_holder if not any(x != y and h.is_above(y, x) for y in by_holder)]
         specific.sort(key=lambda x: (depth.get(x, 0), x))
-        overridden = [x for x in by_holder if x not in specific]
-        polarities = {e.polarity for x in specific for e in by_holder[x]}
-        if len(polarities) > 1:
-            # RULE ded.inheritance-conflict: equally specific statements disagree
-            for x in specific:
-                steps += self._holder_steps(claim, x, by_holder[x], h, via)
-            both = [e for x in specific for e in by_holder[x]]
-            steps.append(
-                Step(
-                    "ded.inheritance-conflict",
-                    statement(s, claim.predicate, claim.object),
-                    fact_ids(both),
-                    sources(both),
-                    round(max(e.confidence for e in both), 4),
-                    "equally specific statements disagree",
-                )
-            )
-            return (
-                Outcome.CONFLICTING,
-                max(e.confidence for e in both),
-                steps,
-                Mode.DEDUCTIVE if depth.get(specific[0]) else Mode.DIRECT,
-            )
+        if len({e.polarity for x in specific for e in by_holder[x]}) > 1:
+            return self._inheritance_conflict(claim, specific, by_holder, depth, h, via, steps)
         holder = specific[0]
         chosen = by_holder[holder]
         polarity = chosen[0].polarity
         hs = self._holder_steps(claim, holder, chosen, h, via)
-        steps += hs
+        steps = steps + hs
         conf = min(st.confidence for st in hs) if hs else 0.0
-        for x in overridden:
-            lost = [e for e in by_holder[x] if e.polarity != polarity]
-            if lost:
-                # RULE ded.specificity-override: a statement about a more specific class wins over an inherited one
-                steps.append(
-                    Step(
-                        "ded.specificity-override",
-                        lost[0].statement(),
-                        fact_ids(lost),
-                        sources(lost),
-                        round(max(e.confidence for e in lost), 4),
-                        f"overridden by the more specific {holder}",
-                    )
-                )
+        overridden = [x for x in by_holder if x not in specific]
+        steps += _override_steps([by_holder[x] for x in overridden], polarity, holder)
         outcome = Outcome.SUPPORTED if polarity else Outcome.REFUTED
         mode = Mode.DIRECT if holder == s and all(st.rule == "dir.fact" for st in hs) else Mode.DEDUCTIVE
         return outcome, conf, steps, mode
+
+    def _inheritance_conflict(
+        self,
+        claim: Claim,
+        specific: list[str],
+        by_holder: dict[str, list[Evidence]],
+        depth: dict[str, int],
+        h: Hierarchy,
+        via: dict[str, str],
+        steps: list[Step],
+    ) -> _Verdict:
+        """Conflicting: the most specific holders disagree."""
+        # RULE ded.inheritance-conflict: equally specific statements disagree
+        steps = list(steps)
+        for x in specific:
+            steps += self._holder_steps(claim, x, by_holder[x], h, via)
+        both = [e for x in specific for e in by_holder[x]]
+        steps.append(
+            Step(
+                "ded.inheritance-conflict",
+                statement(claim.subject, claim.predicate, claim.object),
+                fact_ids(both),
+                sources(both),
+                round(max(e.confidence for e in both), 4),
+                "equally specific statements disagree",
+            )
+        )
+        return (
+            Outcome.CONFLICTING,
+            max(e.confidence for e in both),
+            steps,
+            Mode.DEDUCTIVE if depth.get(specific[0]) else Mode.DIRECT,
+        )
 
     def _holder_steps(
         self, claim: Claim, holder: str, chosen: list[Evidence], h: Hierarchy, via: dict[str, str]
@@ -642,6 +682,26 @@ class _Exclusions(Mapping[str, list[Evidence]]):
 
 def _ids(h: Hierarchy, names: Iterable[str]) -> np.ndarray:
     return np.asarray(sorted(i for i in map(h.index.get, names) if i is not None), dtype=np.int64)
+
+
+def _override_steps(groups: list[list[Evidence]], polarity: bool, holder: str) -> list[Step]:
+    """Steps for the inherited statements of the other polarity that the more specific holder overrides."""
+    steps = []
+    for facts in groups:
+        lost = [e for e in facts if e.polarity != polarity]
+        if lost:
+            # RULE ded.specificity-override: a statement about a more specific class wins over an inherited one
+            steps.append(
+                Step(
+                    "ded.specificity-override",
+                    lost[0].statement(),
+                    fact_ids(lost),
+                    sources(lost),
+                    round(max(e.confidence for e in lost), 4),
+                    f"overridden by the more specific {holder}",
+                )
+            )
+    return steps
 
 
 def _flip(e: Evidence, predicate: str, via: dict[str, str], rule: str) -> Evidence:

@@ -199,36 +199,8 @@ def compile_rule(rule: Rule, delta: int | None = None) -> Compiled:
     if kinds is None:
         return Compiled(rule, "", {}, delta, never=True)
     b = _Builder(rule, kinds)
-    patterns: list[str] = []
-    where: list[str] = []
-    premises: list[str] = []
-    for i, lit in enumerate(rule.body):
-        if isinstance(lit, Atom) and not lit.naf:
-            rel = f"r{i}"
-            pattern, conds = b.atom(lit, rel, delta=i == delta)
-            patterns.append(pattern)
-            where.extend(conds)
-            premises.append(rel)
-    for i, lit in enumerate(rule.body):
-        if isinstance(lit, Atom) and lit.naf:
-            pattern, conds = b.atom(lit, f"n{i}")
-            where.append(f"NOT EXISTS {{ MATCH {pattern} WHERE {' AND '.join(conds)} }}")
-        elif isinstance(lit, Comparison):
-            cond = b.comparison(lit)
-            if cond is not None:
-                where.append(cond)
-    returns: list[str] = []
-    for j, arg in enumerate(rule.head.args):
-        if isinstance(arg, Var):
-            var = b.var(arg.name)
-            returns.append(f"{var}.id AS h{j}")
-            returns.append(f"label({var}) AS k{j}")
-            if j == 1 and kinds[arg.name] is not Kind.CONCEPT:  # a value: the loader needs its parts
-                returns += [f"{var}.{p} AS {a}1" for p, a in (("lexical", "l"), ("datatype", "d"), ("unit", "u"))]
-                returns.append(f"{var}.lang AS g1")
-        else:
-            returns.append(f"{b.param(arg.value)} AS h{j}")
-            returns.append(f"{b.param('Value' if arg.literal else 'Concept')} AS k{j}")
+    patterns, where, premises = _body(b, rule, delta)
+    returns = _head_returns(b, rule, kinds)
     returns.append(f"[{', '.join(f'{r}.fact_id' for r in premises)}] AS premises")
     returns.append(f"[{', '.join(f'{r}.confidence' for r in premises)}] AS confidences")
     returns.append(f"[{', '.join(f'{r}.trust' for r in premises)}] AS trusts")
@@ -248,6 +220,46 @@ def compile_rule(rule: Rule, delta: int | None = None) -> Compiled:
     cond = f"WHERE {' AND '.join(where)}\n" if where else ""
     text = f"{match}{cond}RETURN {', '.join(returns)}"
     return Compiled(rule, text, b.params, delta, never=b.never)
+
+
+def _body(b: _Builder, rule: Rule, delta: int | None) -> tuple[list[str], list[str], list[str]]:
+    """MATCH patterns of the positive atoms, WHERE conditions (theirs, `not` atoms', comparisons), premise names."""
+    patterns: list[str] = []
+    where: list[str] = []
+    premises: list[str] = []
+    for i, lit in enumerate(rule.body):
+        if isinstance(lit, Atom) and not lit.naf:
+            rel = f"r{i}"
+            pattern, conds = b.atom(lit, rel, delta=i == delta)
+            patterns.append(pattern)
+            where.extend(conds)
+            premises.append(rel)
+    for i, lit in enumerate(rule.body):
+        if isinstance(lit, Atom) and lit.naf:
+            pattern, conds = b.atom(lit, f"n{i}")
+            where.append(f"NOT EXISTS {{ MATCH {pattern} WHERE {' AND '.join(conds)} }}")
+        elif isinstance(lit, Comparison):
+            cond = b.comparison(lit)
+            if cond is not None:
+                where.append(cond)
+    return patterns, where, premises
+
+
+def _head_returns(b: _Builder, rule: Rule, kinds: dict[str, Kind]) -> list[str]:
+    """RETURN columns naming the head's arguments: id and label, and a value's parts for the loader."""
+    returns: list[str] = []
+    for j, arg in enumerate(rule.head.args):
+        if isinstance(arg, Var):
+            var = b.var(arg.name)
+            returns.append(f"{var}.id AS h{j}")
+            returns.append(f"label({var}) AS k{j}")
+            if j == 1 and kinds[arg.name] is not Kind.CONCEPT:  # a value: the loader needs its parts
+                returns += [f"{var}.{p} AS {a}1" for p, a in (("lexical", "l"), ("datatype", "d"), ("unit", "u"))]
+                returns.append(f"{var}.lang AS g1")
+        else:
+            returns.append(f"{b.param(arg.value)} AS h{j}")
+            returns.append(f"{b.param('Value' if arg.literal else 'Concept')} AS k{j}")
+    return returns
 
 
 def compile_variants(rule: Rule) -> list[Compiled]:

@@ -37,6 +37,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from kgbrain.knowledge import Authority, Fact, Literal, Status
 from kgbrain.reasoning.rules.derivations import (
@@ -54,6 +55,7 @@ from kgbrain.ruleset import DERIVED_SOURCE_PREFIX, Atom, Const, Program, Rule, R
 from kgbrain.store.protocol import GraphStore
 
 _WRITE_CHUNK = 50_000
+_Floats = npt.NDArray[np.float64]
 
 
 @dataclass(slots=True)
@@ -231,6 +233,14 @@ class _Run:
 
     def outcome(self) -> Consequences:
         """Every derived fact row and every derivation, premises expanded to fact ids."""
+        ids_of, conf, trust = self._stored_weights()
+        out = Consequences(rounds=self.closure.rounds, blocked=self.blocked)
+        pair_id = self._derived_facts(out, ids_of, conf, trust)
+        self._derivation_rows(out, ids_of, pair_id)
+        return out
+
+    def _stored_weights(self) -> tuple[list[list[str]], _Floats, _Floats]:
+        """Per tuple: the stored fact ids naming it, and their best confidence and trust (-inf / inf: none)."""
         closure, stored = self.closure, self.stored
         size = closure.size
         ids_of: list[list[str]] = [[] for _ in range(size)]
@@ -242,10 +252,22 @@ class _Run:
             conf[t] = max(stored.confidence[f] for f in fids)
             trusts = [v for v in (stored.trust[f] for f in fids) if v is not None]
             trust[t] = max(trusts) if trusts else math.inf
-        out = Consequences(rounds=closure.rounds, blocked=self.blocked)
+        return ids_of, conf, trust
+
+    def _derived_facts(
+        self,
+        out: Consequences,
+        ids_of: list[list[str]],
+        conf: _Floats,
+        trust: _Floats,
+    ) -> dict[tuple[str, int], str]:
+        """First pass, in evaluation order: one fact per (rule, tuple), weighed by its first firing's premises.
+
+        Adds each to `out.facts` and to the ids naming its tuple (later firings see its confidence and trust);
+        returns (rule id, tuple) -> fact id.
+        """
         pair_id: dict[tuple[str, int], str] = {}
-        groups = closure.fired
-        for rule, hs, premises in groups:  # first pass: fact rows, in evaluation order
+        for rule, hs, premises in self.closure.fired:
             if not len(hs):
                 continue
             if premises:
@@ -267,7 +289,11 @@ class _Run:
                     ids_of[t].append(fact.fact_id)
                 conf[t] = max(conf[t], fact.confidence)
                 trust[t] = fact.trust if trust[t] == math.inf else max(trust[t], fact.trust)
-        for rule, hs, premises in groups:  # second pass: derivations, premises expanded
+        return pair_id
+
+    def _derivation_rows(self, out: Consequences, ids_of: list[list[str]], pair_id: dict[tuple[str, int], str]) -> None:
+        """Second pass: each firing's derivations, one per combination of fact ids naming its premises."""
+        for rule, hs, premises in self.closure.fired:
             cols = [p.tolist() for p in premises]
             for i, t in enumerate(hs.tolist()):
                 fid = pair_id[(rule.id, t)]
@@ -278,7 +304,6 @@ class _Run:
                     continue
                 for combo in itertools.product(*options):
                     out.derivations.setdefault(derivation_id(rule.id, fid, combo), (rule.id, fid, combo))
-        return out
 
     def _fact(self, rule: Rule, t: int, confidence: float, trust: float) -> Fact:
         closure = self.closure

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cmp_to_key
 from typing import Any
@@ -216,64 +216,92 @@ def _number(v: Value) -> float | None:
 
 
 def _apply(op: str, values: list[Value]) -> Value:
+    """A SPARQL operator or function on evaluated arguments (an `_EvalError` makes the expression an error)."""
     if op in ("=", "!="):
-        a, b = values
-        na, nb = _number(a), _number(b)
-        equal = na == nb if na is not None and nb is not None else type(a) is type(b) and a == b
-        return equal if op == "=" else not equal
-    if op in ("<", "<=", ">", ">="):
-        a, b = values
-        na, nb = _number(a), _number(b)
-        if na is not None and nb is not None:
-            pair: tuple[Any, Any] = (na, nb)
-        elif type(a) is str and type(b) is str:
-            pair = (a, b)
-        else:
-            raise _EvalError("incomparable values")
-        x, y = pair
-        return bool({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
-    if op in ("+", "-", "*", "/", "neg"):
-        nums = [_number(v) for v in values]
-        if any(n is None for n in nums):
-            raise _EvalError("arithmetic on a non-number")
-        xs = [n for n in nums if n is not None]
-        if op == "neg":
-            return -xs[0]
-        if op == "/" and xs[1] == 0:
-            raise _EvalError("division by zero")
-        out = {"+": xs[0] + xs[1], "-": xs[0] - xs[1], "*": xs[0] * xs[1], "/": xs[0] / xs[1] if xs[1] else 0.0}[op]
-        return int(out) if op != "/" and all(isinstance(v, int) for v in values) else out
-    if op == "str":
-        v = values[0]
-        return str(v) if not isinstance(v, bool) else ("true" if v else "false")
-    if op == "isiri":
-        return isinstance(values[0], ConceptId)
-    if op == "isliteral":
-        return not isinstance(values[0], ConceptId)
-    if op == "isnumeric":
-        return _number(values[0]) is not None
-    text = _string(values[0])
+        return _equal(values[0], values[1]) == (op == "=")
+    if op in _ORDERINGS:
+        return _ordered(op, values[0], values[1])
+    if op in _ARITHMETIC:
+        return _arithmetic(op, values)
+    unary = _UNARY.get(op)
+    if unary is not None:
+        return unary(values[0])
     if op == "regex":
-        flags = _string(values[2]) if len(values) > 2 else ""
-        re_flags = re.IGNORECASE if "i" in flags else 0
-        try:
-            return re.search(_string(values[1]), text, re_flags) is not None
-        except re.error as exc:
-            raise InputError(f"SPARQL regex {values[1]!r}: {exc}") from exc
-    if op == "lcase":
-        return text.lower()
-    if op == "ucase":
-        return text.upper()
-    if op == "strlen":
-        return len(text)
-    other = _string(values[1])
-    if op == "contains":
-        return other in text
-    if op == "strstarts":
-        return text.startswith(other)
-    if op == "strends":
-        return text.endswith(other)
+        return _regex(values)
+    binary = _STRING_TESTS.get(op)
+    if binary is not None:
+        return binary(_string(values[0]), _string(values[1]))
     raise InputError(f"SPARQL function {op} is not supported")
+
+
+def _equal(a: Value, b: Value) -> bool:
+    """SPARQL `=`: numbers by value, other terms when of one type and equal."""
+    na, nb = _number(a), _number(b)
+    return na == nb if na is not None and nb is not None else type(a) is type(b) and a == b
+
+
+_ORDERINGS = ("<", "<=", ">", ">=")
+
+
+def _ordered(op: str, a: Value, b: Value) -> bool:
+    """`<`, `<=`, `>`, `>=` on two numbers or two string literals."""
+    na, nb = _number(a), _number(b)
+    if na is not None and nb is not None:
+        pair: tuple[Any, Any] = (na, nb)
+    elif type(a) is str and type(b) is str:
+        pair = (a, b)
+    else:
+        raise _EvalError("incomparable values")
+    x, y = pair
+    return bool({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op])
+
+
+_ARITHMETIC = ("+", "-", "*", "/", "neg")
+
+
+def _arithmetic(op: str, values: list[Value]) -> Value:
+    """`+ - * /` and unary minus on numbers; integers stay integers except through `/`."""
+    nums = [_number(v) for v in values]
+    if any(n is None for n in nums):
+        raise _EvalError("arithmetic on a non-number")
+    xs = [n for n in nums if n is not None]
+    if op == "neg":
+        return -xs[0]
+    if op == "/" and xs[1] == 0:
+        raise _EvalError("division by zero")
+    out = {"+": xs[0] + xs[1], "-": xs[0] - xs[1], "*": xs[0] * xs[1], "/": xs[0] / xs[1] if xs[1] else 0.0}[op]
+    return int(out) if op != "/" and all(isinstance(v, int) for v in values) else out
+
+
+def _str(v: Value) -> Value:
+    return str(v) if not isinstance(v, bool) else ("true" if v else "false")
+
+
+_UNARY: dict[str, Callable[[Value], Value]] = {
+    "str": _str,
+    "isiri": lambda v: isinstance(v, ConceptId),
+    "isliteral": lambda v: not isinstance(v, ConceptId),
+    "isnumeric": lambda v: _number(v) is not None,
+    "lcase": lambda v: _string(v).lower(),
+    "ucase": lambda v: _string(v).upper(),
+    "strlen": lambda v: len(_string(v)),
+}
+_STRING_TESTS: dict[str, Callable[[str, str], Value]] = {
+    "contains": lambda text, other: other in text,
+    "strstarts": str.startswith,
+    "strends": str.endswith,
+}
+
+
+def _regex(values: list[Value]) -> bool:
+    """REGEX(text, pattern[, flags]); only the `i` flag changes anything."""
+    text = _string(values[0])
+    flags = _string(values[2]) if len(values) > 2 else ""
+    re_flags = re.IGNORECASE if "i" in flags else 0
+    try:
+        return re.search(_string(values[1]), text, re_flags) is not None
+    except re.error as exc:
+        raise InputError(f"SPARQL regex {values[1]!r}: {exc}") from exc
 
 
 def _string(v: Value) -> str:

@@ -1,7 +1,7 @@
 """The in-memory rule executor: semi-naive evaluation of a stratified strict `Program` with numpy hash joins.
 
-The Cypher compilation (reasoning/rules/engine.py) is the definition of what rules derive; this is its fast
-path, held to it by a hypothesis property test (tests/rules/test_memory_vs_cypher.py). Semantics, as in
+The Cypher compilation (reasoning/rules/cypher_engine.py) is the definition of what rules derive; this is its fast
+path, held to it by a hypothesis property test (tests/reasoning/rules/test_executor_vs_cypher.py). Semantics, as in
 ruleset.py:
 
 - a fact table is every active fact, stored or derived (`FactRow`s: the caller filters by status);
@@ -799,7 +799,7 @@ def read_facts(graph: FactGraph, store: GraphStore) -> Iterator[FactRow]:
 def evaluate(program: Program, facts: Iterable[FactRow | Fact | Mapping[str, Any]]) -> list[Derivation]:
     """Every derivation the strict rules of `program` make from the active `facts`, to a fixpoint.
 
-    This is `kgbrain.reasoning.rules.engine.Executor`: the engine's fast path for strict programs.
+    This is `kgbrain.reasoning.rules.cypher_engine.Executor`: the fast path for strict programs.
     """
     closure = Closure(facts)
     closure.run(program)

@@ -1,6 +1,6 @@
 """Non-monotonic truth maintenance: `not` and defeasible conclusions after facts come or go.
 
-DRed (reasoning/tms/withdraw.py) withdraws what loses its premises, and semi-naive evaluation (engine.py)
+DRed (reasoning/tms/withdraw.py) withdraws what loses its premises, and semi-naive evaluation (rules/cypher_engine.py)
 adds what new facts make derivable; both are monotone. Two kinds of conclusions are not:
 
 - a rule with `not q(...)` loses an instance when a q fact appears, and gains one when it goes;
@@ -16,7 +16,7 @@ semi-naively. The rules a step changes feed the next stratum's check; it ends wh
 nothing. Only re-evaluated rules cost a full evaluation; strata and rules that no changed predicate
 reaches are not touched.
 
-Additions are committed round by round, as in a load (engine.py says why), so a kill during settling
+Additions are committed round by round, as in a load (rules/cypher_engine.py says why), so a kill during settling
 leaves some of them out until the next change re-checks those rules; withdrawals commit as a unit.
 """
 

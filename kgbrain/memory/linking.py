@@ -119,6 +119,33 @@ class Linker:
             return []
         return sorted(found)
 
+    def link(self, text: str) -> list[str]:
+        """Concepts named in a slot: the whole text if it is a name, else the mentions inside it.
+
+        A name of several ontologies' concepts links to none (the answer then asks which one is meant).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        if self.ambiguous(text):
+            return []
+        whole = self.lookup(text)
+        if whole:
+            return [whole]
+        return list(dict.fromkeys(m.concept for m in self.mentions(text)))
+
+    def names(self, concept: str) -> list[str]:
+        """Every name of a concept: its English and Russian labels, then its other names; its id as words when
+        it has none.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        info = next(iter(self.store.run("link_label", id=concept)), {})
+        names = [str(info.get(k) or "") for k in ("label_en", "label_ru")]
+        names += [r["text"] for r in self.store.run("concept_names", id=concept)]
+        return [n for n in names if n] or [concept.replace("_", " ")]
+
     def describe(self, concept: str) -> str:
         """A candidate as a clarification lists it: its id and the source of its facts ("dbo:Restaurant (dbpedia)").
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, lemma, with_article
 from kgbrain.reasoning import rule_ids as R
-from kgbrain.reasoning.answering.reasoner import Answer, SourceRef
+from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.uncertainty import hedging_phrases
 
 MAX_SOURCES = 4

@@ -1,430 +1,680 @@
-"""Answers to the intents the typed question added: values, counts, wh-questions, norms, analogies, and the
-answer that says what was not understood.
+"""The intent handlers: one function per kind of question, found by intent in a registry.
 
-`IntentAnswers` is mixed into `Reasoner` (reasoner.py), which provides the caches, the decision and the
-answer assembly it uses; each method here turns one linked `Question` into an `Answer`.
+`answer` looks the question's intent up in `HANDLERS`; a new intent is one `Intent` member (nlu/question.py), the
+patterns that read it, and one function here decorated with `@handles(Intent.X)`. A handler turns one linked
+`Question` into an `Answer` with what the reasoner (the `Reasoning` it is given, which `Reasoner` satisfies)
+decides, finds or lists; assembly.py labels it and names its sources.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
+from kgbrain.errors import KgbrainError
+from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import rule_ids as R
+from kgbrain.reasoning.answering.assembly import concept_rows, finish
+from kgbrain.reasoning.answering.authority import NORM_PREDICATES
 from kgbrain.reasoning.answering.comparison import compare
+from kgbrain.reasoning.answers import Answer
+from kgbrain.reasoning.modes import associative, causal
+from kgbrain.reasoning.modes.analogical import Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
-from kgbrain.reasoning.nlu.question import Intent, Question
-from kgbrain.reasoning.nlu.understanding import bare, best_action, wh_predicates
+from kgbrain.reasoning.nlu.question import Intent, Question, causal_predicate
+from kgbrain.reasoning.nlu.understanding import YES_NO_PREDICATES, bare, best_action, wh_predicates
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.views.evidence_rows import Evidence
+from kgbrain.reasoning.views.graph import FactGraph
 from kgbrain.reasoning.views.hierarchy import Hierarchy
+from kgbrain.store.protocol import GraphStore
 
-if TYPE_CHECKING:
-    from kgbrain.memory.linking import Linker
-    from kgbrain.reasoning.answering.reasoner import Answer, SourceRef
-    from kgbrain.reasoning.modes.analogical import Analogy
-    from kgbrain.reasoning.views.graph import FactGraph
-    from kgbrain.store.protocol import GraphStore
-
+DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
 ANALOGY_SEARCH = 10  # "Is X like Y?": Y must be among X's nearest structural analogues
 MAX_LISTED = 12  # items a wh-question's answer lists
 MAX_COMPARED = 4  # statements of each kind (shared, contrasting, one-sided) a comparison shows
-# Which stored predicates answer a normative question (seed 003: NORM/OPERATIVE facts decide).
-NORM_PREDICATES: dict[str, tuple[str, ...]] = {
-    "permission": ("permitted",),
-    "obligation": ("requires", "obliged_to"),
-}
-NORMATIVE = frozenset(p for ps in NORM_PREDICATES.values() for p in ps)
-AUTHORITY_RANK = {"NORM": 4, "OPERATIVE": 3, "GUIDANCE": 2, "COMMENTARY": 1}
 
 
-class IntentAnswers:
-    """The intent handlers of `Reasoner` for values, counts, wh-questions, norms and analogies."""
+class Reasoning(Protocol):
+    """What the intent handlers use of the reasoner: the store, the linker, the views, the decision and the
+    four modes (`Reasoner` provides them all)."""
 
-    if TYPE_CHECKING:  # provided by Reasoner
-        store: GraphStore
-        linker: Linker
-        deducer: Deducer
+    store: GraphStore
+    linker: Linker
+    deducer: Deducer
 
-        def graph(self) -> FactGraph: ...
-        def hierarchy(self) -> Hierarchy: ...
-        def decide(self, claims: Sequence[Claim]) -> list[Check]: ...
-        def like(self, concept: str, limit: int = 5) -> list[Analogy]: ...
-        def sources(self, names: Sequence[str]) -> tuple[SourceRef, ...]: ...
-        def _concepts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]: ...
-        def _ambiguous(self, q: Question, name: str, candidates: Sequence[str]) -> Answer: ...
-        def _finish(
-            self,
-            q: Question,
-            mode: Mode,
-            confidence: float,
-            trace: Trace,
-            data: dict[str, Any],
-            concepts: Sequence[str],
-            *,
-            outcome: Outcome | None = None,
-            suggestions: tuple[str, ...] = (),
-            action: str | None = None,
-            ids: Sequence[str] = (),
-            hypothesis: bool = False,
-        ) -> Answer: ...
+    def graph(self) -> FactGraph:
+        """The mirror of every active concept-to-concept fact."""
+        ...
 
-    def _not_understood(self, q: Question) -> Answer:
-        """Say what was understood and what is missing, and answer nothing else (never a definition).
+    def hierarchy(self) -> Hierarchy:
+        """The is_a/instance_of mirror."""
+        ...
 
-        A name that several ontologies share ("restaurant") gets a clarification listing the candidates.
-        """
-        missing = [m for m in q.unresolved if m] or (
-            [q.subject] if q.intent is Intent.UNKNOWN and not q.concepts else []
-        )
-        for missed in missing:
-            candidates = self.linker.ambiguous(bare(missed))
-            if candidates:
-                return self._ambiguous(q, missed, candidates)
-        name = missing[0] if missing else ""
-        words = [w for w in name.split() if len(w) > 3] or [name]
-        close = (self.linker.suggest(name) or [s for w in words for s in self.linker.suggest(w)][:3]) if name else []
+    def decide(self, claims: Sequence[Claim]) -> list[Check]:
+        """The decision on statements about linked concepts (the one `verify` gives)."""
+        ...
+
+    def neighbourhood(self, concept: str, limit: int = 8) -> associative.Neighbourhood:
+        """Associative mode: the ranked neighbourhood and concept chain of a concept."""
+        ...
+
+    def connection(self, source: str, target: str) -> associative.Connection | None:
+        """Associative mode: the shortest chain of facts linking two concepts."""
+        ...
+
+    def causes_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: chains ending at a concept."""
+        ...
+
+    def effects_of(self, concept: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: chains starting at a concept."""
+        ...
+
+    def paths(self, source: str, target: str, limit: int = 5) -> list[causal.CausalPath]:
+        """Causal mode: chains from one concept to another."""
+        ...
+
+    def like(self, concept: str, limit: int = 5) -> list[Analogy]:
+        """Analogical mode: structurally similar concepts."""
+        ...
+
+
+Handler = Callable[[Reasoning, Question], Answer]
+HANDLERS: dict[Intent, Handler] = {}
+_H = TypeVar("_H", bound=Handler)
+
+
+def handles(*intents: Intent) -> Callable[[_H], _H]:
+    """Register the decorated function as the handler of `intents` (one handler per intent)."""
+
+    def register(handler: _H) -> _H:
+        for intent in intents:
+            if intent in HANDLERS:
+                raise KgbrainError(f"intent {intent.value!r} already has a handler: {HANDLERS[intent].__name__}")
+            HANDLERS[intent] = handler
+        return handler
+
+    return register
+
+
+def answer(r: Reasoning, q: Question) -> Answer:
+    """Answer a linked question with its intent's handler; a slot that names nothing is said to be missing.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    if q.unresolved:
+        return _not_understood(r, q)
+    return HANDLERS[q.intent](r, q)
+
+
+@handles(Intent.UNKNOWN)
+def _not_understood(r: Reasoning, q: Question) -> Answer:
+    """Say what was understood and what is missing, and answer nothing else (never a definition).
+
+    A name that several ontologies share ("restaurant") gets a clarification listing the candidates.
+    """
+    missing = [m for m in q.unresolved if m] or ([q.subject] if q.intent is Intent.UNKNOWN and not q.concepts else [])
+    for missed in missing:
+        candidates = r.linker.ambiguous(bare(missed))
+        if candidates:
+            return _ambiguous(r, q, missed, candidates)
+    name = missing[0] if missing else ""
+    words = [w for w in name.split() if len(w) > 3] or [name]
+    close = (r.linker.suggest(name) or [s for w in words for s in r.linker.suggest(w)][:3]) if name else []
+    data = {
+        "kind": "unknown_concept" if missing else "not_understood",
+        "name": name,
+        "missing": missing,
+        "known": list(q.concepts),
+        "intent": q.intent.value,
+        "suggestions": close,
+    }
+    return finish(
+        r.store,
+        q,
+        Mode.ASSOCIATIVE,
+        0.0,
+        Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),)) if name else Trace(),
+        data,
+        q.concepts,
+        suggestions=tuple(close),
+        action="ask_clarification",
+    )
+
+
+@handles(Intent.ANALOGY)
+def _analogy(r: Reasoning, q: Question) -> Answer:
+    concept, other = q.concepts[0], q.concepts[-1]
+    # RULE ana.relational-match: "Is X like Y?" asks whether Y is among X's structural analogues, not is_a
+    found = [a for a in r.like(concept, limit=ANALOGY_SEARCH) if a.other == other]
+    if not found:
+        data: dict[str, Any] = {"kind": "no_analogy", "concept": concept, "other": other}
+        return finish(r.store, q, Mode.ANALOGICAL, 0.0, Trace(), data, (concept, other), action="no_answer")
+    best = found[0]
+    data = {
+        "kind": "analogy",
+        "concept": concept,
+        "analogies": [
+            {
+                "other": best.other,
+                "similarity": best.similarity,
+                "supported": best.supported,
+                "shared": [list(x) for x in best.shared],
+            }
+        ],
+    }
+    ids = [concept, other, *(x for t in best.shared for x in t[1:])]
+    return finish(
+        r.store,
+        q,
+        Mode.ANALOGICAL,
+        best.confidence,
+        Trace(best.steps),
+        data,
+        (concept, other),
+        ids=ids,
+        hypothesis=not best.supported,
+    )
+
+
+@handles(Intent.COMPARE)
+def _compare(r: Reasoning, q: Question) -> Answer:
+    """ "What is the difference between X and Y?": nearest common classes, what holds for both, what holds
+    for one and is refuted for the other, what is known for one only, and the facts that link them."""
+    first, second = q.concepts[0], q.concepts[-1]
+    found = compare(first, second, r.hierarchy(), r.graph(), r.decide)
+    links = r.deducer.facts_between(first, second)
+    if first in found.common or second in found.common:  # "X is a kind of Y" says it already
+        links = [e for e in links if e.predicate not in ("is_a", "instance_of")]
+    links = _one_way(links)[:3]
+    only = [*(c for c in found.only if c.subject == first)][:3] + [c for c in found.only if c.subject == second][:3]
+    shown = [
+        *found.placements,
+        *(c for pair in found.contrasts[:MAX_COMPARED] for c in pair),
+        *(c for pair in found.shared[:MAX_COMPARED] for c in pair),
+        *only,
+    ]
+    if not shown and not links:
+        data: dict[str, Any] = {"kind": "no_comparison", "first": first, "second": second}
+        return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (first, second), action="no_answer")
+    # RULE asc.direct-relation: stored facts link the two concepts directly
+    linked = [
+        Step(R.ASC_DIRECT_RELATION, e.statement(), (e.fact_id,), (e.source,) if e.source else (), e.confidence)
+        for e in links
+    ]
+    steps = tuple(dict.fromkeys([*(st for c in shown for st in c.trace.steps), *linked]))
+    data = {
+        "kind": "comparison",
+        "first": first,
+        "second": second,
+        "common": list(found.common),
+        "contrasts": [[a.subject, a.predicate, a.object, b.subject] for a, b in _supported_first(found.contrasts)],
+        "shared": [[a.predicate, a.object] for a, _ in found.shared[:MAX_COMPARED]],
+        "only": [[c.subject, c.predicate, c.object] for c in only],
+        "links": [[e.subject, e.predicate, e.object, e.polarity] for e in links],
+    }
+    # The comparison's claims are the classes, the differences and what is shared; one-sided statements and
+    # links only add to it (a weak fact known for one of them does not make the difference uncertain).
+    main = [*found.placements, *(c for pair in found.contrasts + found.shared for c in pair)]
+    confidence = (
+        min(c.confidence for c in main)
+        if main
+        else max([*(c.confidence for c in only), *(e.confidence for e in links)])
+    )
+    ids = [*found.common, *(c.object for c in shown)]
+    return finish(r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (first, second), ids=ids)
+
+
+def _values(r: Reasoning, subject: str, attribute: str) -> tuple[str, list[dict[str, Any]]]:
+    """The active stated values of `attribute` for `subject`, else for its nearest class that has one."""
+    ancestors = r.hierarchy().ancestors(subject) if subject in r.graph().index else {}
+    for holder in [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]:
+        rows = [
+            row
+            for row in r.store.run("ded_values_of", subject=holder, predicates=[attribute])
+            if row["status"] == "active" and row["polarity"]
+        ]
+        if rows:
+            return holder, sorted(rows, key=lambda row: (-float(row["confidence"]), row["fact_id"]))
+    return subject, []
+
+
+def _value_answer(r: Reasoning, q: Question, subject: str, attribute: str, kind: str = "value") -> Answer:
+    holder, rows = _values(r, subject, attribute)
+    if not rows:
+        data = {"kind": "no_value", "subject": subject, "attribute": attribute, "checked": [attribute]}
+        return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject, attribute), action="no_answer")
+    best = rows[0]
+    unit = best.get("unit") or ""
+    shown = f"{best['object']} {unit}".strip()
+    # RULE val.lookup: a stated attribute value answers "what is the P of X"; a class's value holds for its members
+    note = f"stated for {holder}" if holder != subject else ""
+    step = Step(
+        R.VAL_LOOKUP,
+        f"{subject} {attribute} {shown}",
+        (best["fact_id"],),
+        (best["source"],) if best["source"] else (),
+        round(float(best["confidence"]), 4),
+        note,
+    )
+    data = {
+        "kind": kind,
+        "subject": subject,
+        "attribute": attribute,
+        "value": str(best["object"]),
+        "unit": unit,
+        "holder": holder,
+    }
+    return finish(
+        r.store, q, Mode.DEDUCTIVE, float(best["confidence"]), Trace((step,)), data, (subject, attribute), ids=[holder]
+    )
+
+
+@handles(Intent.VALUE)
+def _value(r: Reasoning, q: Question) -> Answer:
+    return _value_answer(r, q, q.concepts[0], q.concepts[1])
+
+
+@handles(Intent.VALUE_CHECK)
+def _value_check(r: Reasoning, q: Question) -> Answer:
+    """ "Is the resting potential of a neuron -70 mV?": decided as `verify` decides the claim (units
+    converted); the answer also names the stated value, so a "no" says what the value is."""
+    subject, attribute = q.concepts[0], q.concepts[1]
+    check = r.decide([Claim(subject, attribute, q.object, literal=True)])[0]
+    holder, rows = _values(r, subject, attribute)
+    stated = f"{rows[0]['object']} {rows[0].get('unit') or ''}".strip() if rows else ""
+    data = {
+        "kind": "value_check",
+        "subject": subject,
+        "attribute": attribute,
+        "value": q.object,
+        "stated": stated,
+        "outcome": check.outcome.value,
+    }
+    unknown = check.outcome is Outcome.UNKNOWN
+    return finish(
+        r.store,
+        q,
+        check.mode,
+        0.0 if unknown else check.confidence,
+        check.trace,
+        data,
+        (subject, attribute),
+        outcome=check.outcome,
+        action="no_answer" if unknown else None,
+        ids=[subject, attribute, holder],
+    )
+
+
+@handles(Intent.COUNT)
+def _count(r: Reasoning, q: Question) -> Answer:
+    if len(q.concepts) == 1:  # "How many kinds of X are there?": its direct sub-classes
+        concept = q.concepts[0]
+        kids = sorted(r.hierarchy().children(concept))
+        if not kids:
+            data: dict[str, Any] = {
+                "kind": "no_value",
+                "subject": concept,
+                "attribute": "kinds",
+                "checked": ["is_a"],
+            }
+            return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept,), action="no_answer")
+        steps = []
+        for kid in kids:
+            facts = r.hierarchy().facts(kid, concept)
+            steps.append(
+                Step(
+                    R.CNT_SUBCLASSES,
+                    f"{kid} is_a {concept}",
+                    tuple(f for f, _ in facts),
+                    tuple(src for _, src in facts if src),
+                    round(_link_confidence(r, kid, concept), 4),
+                )
+            )
+        confidence = min(st.confidence for st in steps)
+        data = {"kind": "count", "concept": concept, "count": len(kids), "items": kids}
+        return finish(r.store, q, Mode.DEDUCTIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=kids)
+    return _value_answer(r, q, q.concepts[1], q.concepts[0], kind="count_value")
+
+
+def _link_confidence(r: Reasoning, child: str, parent: str) -> float:
+    return max((c for p, c in r.hierarchy().parents(child) if p == parent), default=0.0)
+
+
+@handles(Intent.WH)
+def _wh(r: Reasoning, q: Question) -> Answer:
+    if q.subject:  # "Which cells divide?": members of the class for which the verb's concept holds
+        concept, ability = q.concepts[0], q.concepts[1]
+        members = sorted(_descendants(r.hierarchy(), concept))
+        # "Which cells do not divide?" asks for the members the same statement is refuted for.
+        checks = r.decide([Claim(m, "can", ability, q.polarity) for m in members])
+        found = [(m, c) for m, c in zip(members, checks, strict=True) if c.outcome is Outcome.SUPPORTED]
+        if not found:
+            data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": q.verb, "checked": ["can"]}
+            return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept, ability), action="no_answer")
+        found.sort(key=lambda mc: (-mc[1].confidence, mc[0]))
+        found = found[:MAX_LISTED]
+        steps = tuple(st for _, c in found[:3] for st in c.trace.steps)
         data = {
-            "kind": "unknown_concept" if missing else "not_understood",
-            "name": name,
-            "missing": missing,
-            "known": list(q.concepts),
-            "intent": q.intent.value,
-            "suggestions": close,
+            "kind": "members",
+            "concept": concept,
+            "verb": q.verb,
+            "polarity": q.polarity,
+            "items": [m for m, _ in found],
         }
-        return self._finish(
+        confidence = min(c.confidence for _, c in found)
+        return finish(
+            r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (concept, ability), ids=[m for m, _ in found]
+        )
+    target = q.concepts[-1]
+    predicates = wh_predicates(q.verb, q.language, r.graph())
+    g = r.graph()
+    facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
+    facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
+    if not facts:
+        data = {
+            "kind": "no_value",
+            "subject": target,
+            "attribute": q.verb,
+            "checked": sorted(predicates),
+            "wh": True,  # "Who discovered the neuron?": said with the question, not as "the discovered of"
+        }
+        return finish(r.store, q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (target,), action="no_answer")
+    facts.sort(key=lambda e: (-e.confidence, e.fact_id))
+    facts = facts[:MAX_LISTED]
+    # RULE asc.wh-lookup: the stated facts with the asked predicate fill the question's variable
+    steps = tuple(
+        Step(R.ASC_WH_LOOKUP, e.statement(), (e.fact_id,), (e.source,) if e.source else (), round(e.confidence, 4))
+        for e in facts
+    )
+    data = {"kind": "list", "facts": [[e.subject, e.predicate, e.object] for e in facts]}
+    ids = [c for e in facts for c in (e.subject, e.object)]
+    return finish(
+        r.store, q, Mode.ASSOCIATIVE, max(e.confidence for e in facts), Trace(steps), data, (target,), ids=ids
+    )
+
+
+@handles(Intent.PERMISSION, Intent.OBLIGATION)
+def _norm(r: Reasoning, q: Question) -> Answer:
+    subject = q.concepts[0]
+    wanted = NORM_PREDICATES[q.intent.value]
+    ancestors = r.hierarchy().ancestors(subject) if subject in r.graph().index else {}
+    holders = [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]
+    g = r.graph()
+    actions = list(dict.fromkeys(e.object for h in holders for e in g.out(h) if e.predicate in wanted))
+    words = f"{q.verb} {q.object}".split()
+    action = best_action(words, q.verb, {a: r.linker.names(a) for a in actions})
+    if action is None:
+        data: dict[str, Any] = {"kind": "no_norm", "subject": subject, "verb": q.verb, "checked": list(wanted)}
+        return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject,), action="no_answer")
+    checks = r.decide([Claim(subject, p, action) for p in wanted])
+    check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[0])
+    outcome, confidence, steps = check.outcome, check.confidence, list(check.trace.steps)
+    data = {
+        "kind": "check",
+        "subject": subject,
+        "predicate": check.predicate,
+        "object": action,
+        "outcome": outcome.value,
+        "norm": True,
+    }
+    if outcome is Outcome.UNKNOWN:
+        confidence = 0.0
+    return finish(
+        r.store,
+        q,
+        Mode.DEDUCTIVE,
+        confidence,
+        Trace(tuple(steps)),
+        data,
+        (subject, action),
+        outcome=outcome,
+        action="no_answer" if outcome is Outcome.UNKNOWN else None,
+    )
+
+
+def _ambiguous(r: Reasoning, q: Question, name: str, candidates: Sequence[str]) -> Answer:
+    described = [r.linker.describe(c) for c in candidates]
+    data = {"kind": "ambiguous", "name": name, "candidates": list(candidates), "described": described}
+    return finish(
+        r.store,
+        q,
+        Mode.ASSOCIATIVE,
+        0.0,
+        Trace((Step(R.LINK_AMBIGUOUS, f"ambiguous name {name!r}", note="; ".join(described)),)),
+        data,
+        (),
+        suggestions=tuple(candidates),
+        action="ask_clarification",
+        ids=list(candidates),
+    )
+
+
+@handles(Intent.DEFINE)
+def _define(r: Reasoning, q: Question) -> Answer:
+    concept = q.concepts[0]
+    hood = r.neighbourhood(concept, limit=6)
+    info = concept_rows(r.store, [concept])[concept]
+    description = (
+        info.get(f"description_{q.language}")
+        or info.get("description")
+        or info.get("description_en")
+        or info.get("description_ru")
+    )
+    steps = list(hood.steps)
+    # RULE asc.definition: a concept is described by its description, its nearest kind and its neighbours;
+    # the answer is as sure as its nearest is_a link, else its strongest fact, else its curated description
+    if hood.chain:
+        steps = [*r.deducer.chain_steps(hood.chain[:1]), *steps]
+        confidence = hood.chain[0].confidence
+    elif hood.neighbours:
+        confidence = max(n.confidence for n in hood.neighbours)
+    else:
+        confidence = DESCRIPTION_CONFIDENCE if description else 0.0
+    if not description and not hood.chain and not hood.neighbours:
+        return finish(
+            r.store,
             q,
             Mode.ASSOCIATIVE,
             0.0,
-            Trace((Step(R.LINK_UNKNOWN_CONCEPT, f"unknown concept {name!r}", note=", ".join(close)),))
-            if name
-            else Trace(),
-            data,
-            q.concepts,
-            suggestions=tuple(close),
-            action="ask_clarification",
+            Trace(),
+            {"kind": "no_answer", "concept": concept},
+            (concept,),
+            action="no_answer",
         )
+    steps.insert(0, Step(R.ASC_DEFINITION, f"define {concept}", (), (), round(confidence, 4), description or ""))
+    data = {
+        "kind": "define",
+        "concept": concept,
+        "description": description or "",
+        "chain": [concept, *(lk.parent for lk in hood.chain)],
+        "related": [
+            n.concept for n in hood.neighbours if n.predicate not in ("is_a", "instance_of") or n.direction == "in"
+        ][:5],
+    }
+    ids = [*data["chain"], *data["related"]]
+    return finish(r.store, q, Mode.ASSOCIATIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=ids)
 
-    def _analogy(self, q: Question) -> Answer:
-        concept, other = q.concepts[0], q.concepts[-1]
-        # RULE ana.relational-match: "Is X like Y?" asks whether Y is among X's structural analogues, not is_a
-        found = [a for a in self.like(concept, limit=ANALOGY_SEARCH) if a.other == other]
-        if not found:
-            data: dict[str, Any] = {"kind": "no_analogy", "concept": concept, "other": other}
-            return self._finish(q, Mode.ANALOGICAL, 0.0, Trace(), data, (concept, other), action="no_answer")
+
+@handles(Intent.IS_A, Intent.HAS_PROPERTY, Intent.HAS, Intent.PART_OF, Intent.CAN, Intent.CAUSAL, Intent.DOES)
+def _yes_no(r: Reasoning, q: Question) -> Answer:
+    s, o = q.concepts[0], q.concepts[-1]
+    predicate = YES_NO_PREDICATES.get(q.intent.value) or (
+        q.verb if q.intent is Intent.DOES else causal_predicate(q.verb)
+    )
+    check = r.decide([Claim(s, predicate, o)])[0]
+    claimed = predicate
+    if predicate == "is_a" and concept_rows(r.store, [s])[s].get("kind") == "individual":
+        # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
+        predicate = "instance_of"
+    data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
+    chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == R.DED_ISA_TRANSITIVE]
+    # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
+    tail = f" {claimed} {o}"
+    holders = [
+        st.conclusion[: -len(tail)].removesuffix(" NOT") for st in check.trace.steps if st.conclusion.endswith(tail)
+    ]
+    confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
+    action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
+    return finish(
+        r.store,
+        q,
+        check.mode,
+        confidence,
+        check.trace,
+        data,
+        (s, o),
+        outcome=check.outcome,
+        action=action,
+        ids=[s, o, *chain, *holders],
+    )
+
+
+@handles(Intent.WHY, Intent.RELATION)
+def _why(r: Reasoning, q: Question) -> Answer:
+    concepts = list(q.concepts)
+    if len(concepts) == 1:
+        return _causal_list(r, q, concepts[0])
+    source, target = concepts[0], concepts[-1]
+    found = r.paths(source, target) or [p for p in r.paths(target, source)]
+    if found:
         best = found[0]
+        steps = [st for path in found[:3] for st in path.steps()]
         data = {
-            "kind": "analogy",
-            "concept": concept,
-            "analogies": [
-                {
-                    "other": best.other,
-                    "similarity": best.similarity,
-                    "supported": best.supported,
-                    "shared": [list(x) for x in best.shared],
-                }
-            ],
+            "kind": "causal_path",
+            "source": best.source,
+            "target": best.target,
+            "path": list(best.concepts),
+            "predicates": [lk.predicate for lk in best.links],
+            "polarity": best.polarity,
+            "alternatives": [list(p.concepts) for p in found[1:3]],
         }
-        ids = [concept, other, *(x for t in best.shared for x in t[1:])]
-        return self._finish(
-            q,
-            Mode.ANALOGICAL,
-            best.confidence,
-            Trace(best.steps),
-            data,
-            (concept, other),
-            ids=ids,
-            hypothesis=not best.supported,
-        )
+        ids = [c for p in found[:3] for c in p.concepts]
+        return finish(r.store, q, Mode.CAUSAL, best.confidence, Trace(tuple(steps)), data, (source, target), ids=ids)
+    return _relation(r, q, source, target)
 
-    def _compare(self, q: Question) -> Answer:
-        """ "What is the difference between X and Y?": nearest common classes, what holds for both, what holds
-        for one and is refuted for the other, what is known for one only, and the facts that link them."""
-        first, second = q.concepts[0], q.concepts[-1]
-        found = compare(first, second, self.hierarchy(), self.graph(), self.decide)
-        links = self.deducer.facts_between(first, second)
-        if first in found.common or second in found.common:  # "X is a kind of Y" says it already
-            links = [e for e in links if e.predicate not in ("is_a", "instance_of")]
-        links = _one_way(links)[:3]
-        only = [*(c for c in found.only if c.subject == first)][:3] + [c for c in found.only if c.subject == second][:3]
-        shown = [
-            *found.placements,
-            *(c for pair in found.contrasts[:MAX_COMPARED] for c in pair),
-            *(c for pair in found.shared[:MAX_COMPARED] for c in pair),
-            *only,
-        ]
-        if not shown and not links:
-            data: dict[str, Any] = {"kind": "no_comparison", "first": first, "second": second}
-            return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (first, second), action="no_answer")
-        # RULE asc.direct-relation: stored facts link the two concepts directly
-        linked = [
-            Step(R.ASC_DIRECT_RELATION, e.statement(), (e.fact_id,), (e.source,) if e.source else (), e.confidence)
-            for e in links
-        ]
-        steps = tuple(dict.fromkeys([*(st for c in shown for st in c.trace.steps), *linked]))
-        data = {
-            "kind": "comparison",
-            "first": first,
-            "second": second,
-            "common": list(found.common),
-            "contrasts": [[a.subject, a.predicate, a.object, b.subject] for a, b in _supported_first(found.contrasts)],
-            "shared": [[a.predicate, a.object] for a, _ in found.shared[:MAX_COMPARED]],
-            "only": [[c.subject, c.predicate, c.object] for c in only],
-            "links": [[e.subject, e.predicate, e.object, e.polarity] for e in links],
-        }
-        # The comparison's claims are the classes, the differences and what is shared; one-sided statements and
-        # links only add to it (a weak fact known for one of them does not make the difference uncertain).
-        main = [*found.placements, *(c for pair in found.contrasts + found.shared for c in pair)]
-        confidence = (
-            min(c.confidence for c in main)
-            if main
-            else max([*(c.confidence for c in only), *(e.confidence for e in links)])
-        )
-        ids = [*found.common, *(c.object for c in shown)]
-        return self._finish(q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (first, second), ids=ids)
 
-    def _values(self, subject: str, attribute: str) -> tuple[str, list[dict[str, Any]]]:
-        """The active stated values of `attribute` for `subject`, else for its nearest class that has one."""
-        ancestors = self.hierarchy().ancestors(subject) if subject in self.graph().index else {}
-        for holder in [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]:
-            rows = [
-                r
-                for r in self.store.run("ded_values_of", subject=holder, predicates=[attribute])
-                if r["status"] == "active" and r["polarity"]
-            ]
-            if rows:
-                return holder, sorted(rows, key=lambda r: (-float(r["confidence"]), r["fact_id"]))
-        return subject, []
-
-    def _value_answer(self, q: Question, subject: str, attribute: str, kind: str = "value") -> Answer:
-        holder, rows = self._values(subject, attribute)
-        if not rows:
-            data = {"kind": "no_value", "subject": subject, "attribute": attribute, "checked": [attribute]}
-            return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject, attribute), action="no_answer")
-        best = rows[0]
-        unit = best.get("unit") or ""
-        shown = f"{best['object']} {unit}".strip()
-        # RULE val.lookup: a stated attribute value answers "what is the P of X"; a class's value holds for its members
-        note = f"stated for {holder}" if holder != subject else ""
-        step = Step(
-            R.VAL_LOOKUP,
-            f"{subject} {attribute} {shown}",
-            (best["fact_id"],),
-            (best["source"],) if best["source"] else (),
-            round(float(best["confidence"]), 4),
-            note,
-        )
-        data = {
-            "kind": kind,
-            "subject": subject,
-            "attribute": attribute,
-            "value": str(best["object"]),
-            "unit": unit,
-            "holder": holder,
-        }
-        return self._finish(
-            q, Mode.DEDUCTIVE, float(best["confidence"]), Trace((step,)), data, (subject, attribute), ids=[holder]
-        )
-
-    def _value(self, q: Question) -> Answer:
-        return self._value_answer(q, q.concepts[0], q.concepts[1])
-
-    def _value_check(self, q: Question) -> Answer:
-        """ "Is the resting potential of a neuron -70 mV?": decided as `verify` decides the claim (units
-        converted); the answer also names the stated value, so a "no" says what the value is."""
-        subject, attribute = q.concepts[0], q.concepts[1]
-        check = self.decide([Claim(subject, attribute, q.object, literal=True)])[0]
-        holder, rows = self._values(subject, attribute)
-        stated = f"{rows[0]['object']} {rows[0].get('unit') or ''}".strip() if rows else ""
-        data = {
-            "kind": "value_check",
-            "subject": subject,
-            "attribute": attribute,
-            "value": q.object,
-            "stated": stated,
-            "outcome": check.outcome.value,
-        }
-        unknown = check.outcome is Outcome.UNKNOWN
-        return self._finish(
-            q,
-            check.mode,
-            0.0 if unknown else check.confidence,
-            check.trace,
-            data,
-            (subject, attribute),
-            outcome=check.outcome,
-            action="no_answer" if unknown else None,
-            ids=[subject, attribute, holder],
-        )
-
-    def _count(self, q: Question) -> Answer:
-        if len(q.concepts) == 1:  # "How many kinds of X are there?": its direct sub-classes
-            concept = q.concepts[0]
-            kids = sorted(self.hierarchy().children(concept))
-            if not kids:
-                data: dict[str, Any] = {
-                    "kind": "no_value",
-                    "subject": concept,
-                    "attribute": "kinds",
-                    "checked": ["is_a"],
-                }
-                return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept,), action="no_answer")
-            steps = []
-            for kid in kids:
-                facts = self.hierarchy().facts(kid, concept)
-                steps.append(
-                    Step(
-                        R.CNT_SUBCLASSES,
-                        f"{kid} is_a {concept}",
-                        tuple(f for f, _ in facts),
-                        tuple(src for _, src in facts if src),
-                        round(self._link_confidence(kid, concept), 4),
-                    )
-                )
-            confidence = min(st.confidence for st in steps)
-            data = {"kind": "count", "concept": concept, "count": len(kids), "items": kids}
-            return self._finish(q, Mode.DEDUCTIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=kids)
-        return self._value_answer(q, q.concepts[1], q.concepts[0], kind="count_value")
-
-    def _link_confidence(self, child: str, parent: str) -> float:
-        return max((c for p, c in self.hierarchy().parents(child) if p == parent), default=0.0)
-
-    def _wh(self, q: Question) -> Answer:
-        if q.subject:  # "Which cells divide?": members of the class for which the verb's concept holds
-            concept, ability = q.concepts[0], q.concepts[1]
-            members = sorted(_descendants(self.hierarchy(), concept))
-            # "Which cells do not divide?" asks for the members the same statement is refuted for.
-            checks = self.decide([Claim(m, "can", ability, q.polarity) for m in members])
-            found = [(m, c) for m, c in zip(members, checks, strict=True) if c.outcome is Outcome.SUPPORTED]
-            if not found:
-                data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": q.verb, "checked": ["can"]}
-                return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept, ability), action="no_answer")
-            found.sort(key=lambda mc: (-mc[1].confidence, mc[0]))
-            found = found[:MAX_LISTED]
-            steps = tuple(st for _, c in found[:3] for st in c.trace.steps)
+def _relation(r: Reasoning, q: Question, source: str, target: str) -> Answer:
+    evidence = r.deducer.facts_between(source, target)
+    data: dict[str, Any]
+    if not evidence:
+        link = r.connection(source, target)
+        if link is not None:
             data = {
-                "kind": "members",
-                "concept": concept,
-                "verb": q.verb,
-                "polarity": q.polarity,
-                "items": [m for m, _ in found],
+                "kind": "connection",
+                "path": list(link.concepts),
+                "facts": [[e.subject, e.predicate, e.object] for e in link.facts],
             }
-            confidence = min(c.confidence for _, c in found)
-            return self._finish(
-                q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (concept, ability), ids=[m for m, _ in found]
+            return finish(
+                r.store,
+                q,
+                Mode.ASSOCIATIVE,
+                link.confidence,
+                Trace(tuple(link.steps())),
+                data,
+                (source, target),
+                ids=list(link.concepts),
             )
-        target = q.concepts[-1]
-        predicates = wh_predicates(q.verb, q.language, self.graph())
-        g = self.graph()
-        facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
-        facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
-        if not facts:
-            data = {
-                "kind": "no_value",
-                "subject": target,
-                "attribute": q.verb,
-                "checked": sorted(predicates),
-                "wh": True,  # "Who discovered the neuron?": said with the question, not as "the discovered of"
+        data = {"kind": "no_answer", "concepts": [source, target]}
+        return finish(
+            r.store, q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (source, target), action="no_answer", ids=[source, target]
+        )
+    # RULE asc.direct-relation: stored facts link the two concepts directly
+    steps = tuple(
+        Step(
+            R.ASC_DIRECT_RELATION,
+            e.statement(),
+            (e.fact_id,),
+            (e.source,) if e.source else (),
+            round(e.confidence, 4),
+        )
+        for e in evidence
+    )
+    best = max(evidence, key=lambda e: (e.confidence, e.fact_id))
+    # The classes of a subject that `can` do something name who does it («нейрон не может делиться»: a neuron
+    # is a cell, and «деление клетки» is what a cell does to itself).
+    able = {e.subject for e in evidence[:4] if e.predicate == "can"}
+    classes = {c: sorted(r.hierarchy().ancestors(c)) for c in sorted(able)}
+    data = {
+        "kind": "relation",
+        "facts": [[e.subject, e.predicate, e.object, e.polarity] for e in evidence[:4]],
+        "classes": classes,
+    }
+    ids = [source, target, *(a for found in classes.values() for a in found)]
+    return finish(r.store, q, Mode.ASSOCIATIVE, best.confidence, Trace(steps), data, (source, target), ids=ids)
+
+
+@handles(Intent.CAUSES, Intent.EFFECTS)
+def _causal_list(r: Reasoning, q: Question, concept: str | None = None) -> Answer:
+    if concept is None:
+        concept = q.concepts[0]
+    upstream = q.intent is not Intent.EFFECTS
+    found = r.causes_of(concept) if upstream else r.effects_of(concept)
+    if not found and q.intent is Intent.WHY:
+        upstream = False
+        found = r.effects_of(concept)
+    kind = "causes" if upstream else "effects"
+    if not found:
+        return _no_answer(r, q, Mode.CAUSAL, concept)
+    steps = tuple(st for path in found[:3] for st in path.steps())
+    data = {
+        "kind": kind,
+        "concept": concept,
+        "paths": [list(p.concepts) for p in found],
+        "polarities": [p.polarity for p in found],
+    }
+    ids = [c for p in found for c in p.concepts]
+    return finish(r.store, q, Mode.CAUSAL, found[0].confidence, Trace(steps), data, (concept,), ids=ids)
+
+
+def _no_answer(r: Reasoning, q: Question, mode: Mode, concept: str) -> Answer:
+    """The concept is known, but this mode found nothing about it."""
+    data = {"kind": "no_answer", "concept": concept}
+    return finish(r.store, q, mode, 0.0, Trace(), data, (concept,), action="no_answer", ids=[concept])
+
+
+@handles(Intent.LIKE)
+def _like(r: Reasoning, q: Question) -> Answer:
+    concept = q.concepts[0]
+    found = r.like(concept)
+    if not found:
+        return _no_answer(r, q, Mode.ANALOGICAL, concept)
+    best = found[0]
+    data: dict[str, Any] = {
+        "kind": "analogy",
+        "concept": concept,
+        "analogies": [
+            {
+                "other": a.other,
+                "similarity": a.similarity,
+                "supported": a.supported,
+                "shared": [list(x) for x in a.shared],
             }
-            return self._finish(q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (target,), action="no_answer")
-        facts.sort(key=lambda e: (-e.confidence, e.fact_id))
-        facts = facts[:MAX_LISTED]
-        # RULE asc.wh-lookup: the stated facts with the asked predicate fill the question's variable
-        steps = tuple(
-            Step(R.ASC_WH_LOOKUP, e.statement(), (e.fact_id,), (e.source,) if e.source else (), round(e.confidence, 4))
-            for e in facts
-        )
-        data = {"kind": "list", "facts": [[e.subject, e.predicate, e.object] for e in facts]}
-        ids = [c for e in facts for c in (e.subject, e.object)]
-        return self._finish(
-            q, Mode.ASSOCIATIVE, max(e.confidence for e in facts), Trace(steps), data, (target,), ids=ids
-        )
+            for a in found
+        ],
+    }
+    ids = [concept, *(a.other for a in found), *(x for a in found[:1] for t in a.shared for x in t[1:])]
+    return finish(
+        r.store,
+        q,
+        Mode.ANALOGICAL,
+        best.confidence,
+        Trace(best.steps),
+        data,
+        (concept, best.other),
+        ids=ids,
+        hypothesis=not best.supported,
+    )
 
-    def _norm(self, q: Question) -> Answer:
-        subject = q.concepts[0]
-        wanted = NORM_PREDICATES[q.intent.value]
-        ancestors = self.hierarchy().ancestors(subject) if subject in self.graph().index else {}
-        holders = [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]
-        g = self.graph()
-        actions = list(dict.fromkeys(e.object for h in holders for e in g.out(h) if e.predicate in wanted))
-        words = f"{q.verb} {q.object}".split()
-        action = best_action(words, q.verb, {a: self._names(a) for a in actions})
-        if action is None:
-            data: dict[str, Any] = {"kind": "no_norm", "subject": subject, "verb": q.verb, "checked": list(wanted)}
-            return self._finish(q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject,), action="no_answer")
-        checks = self.decide([Claim(subject, p, action) for p in wanted])
-        check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[0])
-        outcome, confidence, steps = check.outcome, check.confidence, list(check.trace.steps)
-        data = {
-            "kind": "check",
-            "subject": subject,
-            "predicate": check.predicate,
-            "object": action,
-            "outcome": outcome.value,
-            "norm": True,
-        }
-        if outcome is Outcome.UNKNOWN:
-            confidence = 0.0
-        return self._finish(
-            q,
-            Mode.DEDUCTIVE,
-            confidence,
-            Trace(tuple(steps)),
-            data,
-            (subject, action),
-            outcome=outcome,
-            action="no_answer" if outcome is Outcome.UNKNOWN else None,
-        )
 
-    def by_authority(self, check: Check) -> Check:
-        """Seed 003: between disagreeing sources, the higher authority tier (NORM > OPERATIVE > GUIDANCE >
-        COMMENTARY) decides a normative statement; a tie stays CONFLICTING. `Reasoner.decide` applies it, so a
-        norm question and a verified claim get one verdict.
-
-        The ranked facts are the active `subject predicate object` facts of the subject and its ancestors that
-        the check's own trace cites (one step may cite both sides, so steps are not ranked themselves).
-        """
-        cited = {f for st in check.trace.steps for f in st.facts}
-        g = self.graph()
-        holders = [check.subject, *self.hierarchy().ancestors(check.subject)] if check.subject in g.index else []
-        facts = [
-            e
-            for h in holders
-            for e in g.out(h)
-            if e.predicate == check.predicate and e.object == check.object and e.active and e.fact_id in cited
-        ]
-        refs = {s.name: s for s in self.sources(sorted({e.source for e in facts if e.source}))}
-        best: dict[bool, tuple[int, float, Evidence]] = {}
-        for e in facts:
-            tier = AUTHORITY_RANK.get(refs[e.source].authority or "", 0) if e.source in refs else 0
-            current = best.get(e.polarity)
-            if current is None or (tier, e.confidence) > current[:2]:
-                best[e.polarity] = (tier, e.confidence, e)
-        if len(best) < 2 or best[True][0] == best[False][0]:
-            return check
-        winner = max(best, key=lambda p: best[p][0])
-        _, confidence, fact = best[winner]
-        loser = best[not winner][2]
-        # RULE norm.authority: a norm of a higher authority tier overrides a lower one (seed 003)
-        rule = Step(
-            R.NORM_AUTHORITY,
-            fact.statement(),
-            (fact.fact_id,),
-            (fact.source,),
-            round(confidence, 4),
-            f"{fact.source} ({refs[fact.source].authority}) outranks {loser.source} ({refs[loser.source].authority})"
-            if fact.source in refs and loser.source in refs
-            else f"{fact.source} outranks {loser.source}",
-        )
-        outcome = Outcome.SUPPORTED if winner == check.polarity else Outcome.REFUTED
-        return replace(check, outcome=outcome, confidence=confidence, trace=Trace((*check.trace.steps, rule)))
-
-    def _names(self, concept: str) -> list[str]:
-        info = self._concepts([concept]).get(concept, {})
-        names = [str(info.get(k) or "") for k in ("label_en", "label_ru")]
-        names += [r["text"] for r in self.store.run("concept_names", id=concept)]
-        return [n for n in names if n] or [concept.replace("_", " ")]
+def _object_of(conclusion: str) -> str:
+    """The class a hierarchy step reaches ("a b is_a c d" -> "c d"; concept ids may hold spaces)."""
+    for link in (" is_a ", " instance_of "):
+        if link in conclusion:
+            return conclusion.partition(link)[2]
+    return conclusion.rpartition(" ")[2]
 
 
 def _descendants(h: Hierarchy, concept: str) -> set[str]:

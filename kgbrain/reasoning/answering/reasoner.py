@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,18 +21,21 @@ from typing import Any
 import numpy as np
 
 from kgbrain.errors import AmbiguousConcept, InputError
-from kgbrain.language import detect_language, display_name
+from kgbrain.language import detect_language
 from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import rule_ids as R
-from kgbrain.reasoning.answering.intents import NORMATIVE, IntentAnswers
+from kgbrain.reasoning.answering.assembly import source_refs
+from kgbrain.reasoning.answering.authority import NORMATIVE, by_authority
+from kgbrain.reasoning.answering.intents import answer
+from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogies, Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
-from kgbrain.reasoning.nlu.question import Intent, Question, causal_predicate, parse_question
+from kgbrain.reasoning.nlu.question import Intent, Question, parse_question
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
-from kgbrain.reasoning.nlu.understanding import YES_NO_PREDICATES, link_attribute, understand, verb_statement
+from kgbrain.reasoning.nlu.understanding import link_attribute, understand, verb_statement
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
-from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, UncertaintyLevel, uncertainty_level
+from kgbrain.reasoning.uncertainty import uncertainty_level
 from kgbrain.reasoning.views.cache_files import read_cache
 from kgbrain.reasoning.views.evidence_rows import statement
 from kgbrain.reasoning.views.graph import FactGraph, fingerprint
@@ -43,49 +45,11 @@ from kgbrain.reasoning.views.reach import ReachIndex
 from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
 
-DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
-
 # A claim for check_many: (subject, predicate, object) or (subject, predicate, object, polarity).
 ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceRef:
-    """A source named in an answer, with its trust and authority tier (seed 003)."""
-
-    name: str
-    trust: float | None = None
-    authority: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """The reasoner's answer to a question: content first, hedged, with its sources and trace.
-
-    `action` is what the responder did with it: `respond` (confident), `respond_hedged`,
-    `report_uncertainty` (too weak to assert), `ask_clarification` (an unknown concept; see
-    `suggestions`) or `no_answer` (nothing in the knowledge base bears on it).
-    """
-
-    question: str
-    language: str  # "ru" or "en", the question's language
-    intent: str  # question.Intent value
-    confidence: float
-    uncertainty: UncertaintyLevel
-    action: str
-    mode: Mode
-    outcome: Outcome | None = None  # for yes/no questions
-    concepts: tuple[str, ...] = ()  # linked concept ids, in question order
-    sources: tuple[SourceRef, ...] = ()
-    trace: Trace = field(default_factory=Trace)
-    suggestions: tuple[str, ...] = ()  # "did you mean" names for unknown concepts
-    hypothesis: bool = False  # analogies are hypotheses, never proofs
-    data: dict[str, Any] = field(default_factory=dict)  # what was found, by kind (see `Reasoner.ask`)
-    labels: dict[str, str] = field(default_factory=dict)  # concept id -> label in the question's language
-    text: str = ""  # filled by output.dialogue (Brain.ask): the hedged answer sentence(s)
-
-
-class Reasoner(IntentAnswers):
+class Reasoner:
     """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
 
     def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
@@ -321,7 +285,7 @@ class Reasoner(IntentAnswers):
         checks = self.deducer.check_many(claims)
         for i, k in enumerate(checks):
             if k.outcome is Outcome.CONFLICTING and claims[i].predicate in NORMATIVE:
-                checks[i] = self.by_authority(k)
+                checks[i] = by_authority(k, self.graph(), self.hierarchy(), self.sources)
         unknown = [i for i, k in enumerate(checks) if k.outcome is Outcome.UNKNOWN and not claims[i].literal]
         may_be_part = self._part_test()
         parts = [i for i in unknown if claims[i].predicate == "has_property" and may_be_part(claims[i])]
@@ -466,7 +430,8 @@ class Reasoner(IntentAnswers):
         return understand(self, parse_question(question))
 
     def answer(self, q: Question) -> Answer:
-        """Answer a typed question; `Answer.data["kind"]` says what was found.
+        """Answer a typed question with its intent's handler (intents.py); `Answer.data["kind"]` says what was
+        found.
 
         Kinds: `define`, `check`, `causal_path`, `causes`, `effects`, `analogy`, `relation`, `value`, `list`,
         `count`, `unknown_concept`, `not_understood`, `no_answer`.
@@ -476,307 +441,7 @@ class Reasoner(IntentAnswers):
         """
         if not q.linked:
             q = understand(self, q)
-        if q.unresolved:
-            return self._not_understood(q)
-        handlers: dict[Intent, Callable[[Question], Answer]] = {
-            Intent.DEFINE: self._define,
-            Intent.IS_A: self._yes_no,
-            Intent.HAS_PROPERTY: self._yes_no,
-            Intent.HAS: self._yes_no,
-            Intent.PART_OF: self._yes_no,
-            Intent.CAN: self._yes_no,
-            Intent.CAUSAL: self._yes_no,
-            Intent.DOES: self._yes_no,
-            Intent.WHY: self._why,
-            Intent.CAUSES: self._causal_list,
-            Intent.EFFECTS: self._causal_list,
-            Intent.LIKE: self._like,
-            Intent.ANALOGY: self._analogy,
-            Intent.RELATION: self._why,
-            Intent.COMPARE: self._compare,
-            Intent.VALUE: self._value,
-            Intent.VALUE_CHECK: self._value_check,
-            Intent.COUNT: self._count,
-            Intent.WH: self._wh,
-            Intent.PERMISSION: self._norm,
-            Intent.OBLIGATION: self._norm,
-            Intent.UNKNOWN: self._not_understood,
-        }
-        return handlers[q.intent](q)
-
-    # -- question handlers ---------------------------------------------------------------------
-
-    def _link(self, text: str) -> list[str]:
-        """Concepts named in a slot: the whole text if it is a name, else the mentions inside it.
-
-        A name of several ontologies' concepts links to none (`_unknown` then asks which one is meant).
-        """
-        if self.linker.ambiguous(text):
-            return []
-        whole = self.linker.lookup(text)
-        if whole:
-            return [whole]
-        return list(dict.fromkeys(m.concept for m in self.linker.mentions(text)))
-
-    def _ambiguous(self, q: Question, name: str, candidates: Sequence[str]) -> Answer:
-        described = [self.linker.describe(c) for c in candidates]
-        data = {"kind": "ambiguous", "name": name, "candidates": list(candidates), "described": described}
-        return self._finish(
-            q,
-            Mode.ASSOCIATIVE,
-            0.0,
-            Trace((Step(R.LINK_AMBIGUOUS, f"ambiguous name {name!r}", note="; ".join(described)),)),
-            data,
-            (),
-            suggestions=tuple(candidates),
-            action="ask_clarification",
-            ids=list(candidates),
-        )
-
-    def _define(self, q: Question) -> Answer:
-        concept = q.concepts[0]
-        hood = self.neighbourhood(concept, limit=6)
-        info = self._concepts([concept])[concept]
-        description = (
-            info.get(f"description_{q.language}")
-            or info.get("description")
-            or info.get("description_en")
-            or info.get("description_ru")
-        )
-        steps = list(hood.steps)
-        # RULE asc.definition: a concept is described by its description, its nearest kind and its neighbours;
-        # the answer is as sure as its nearest is_a link, else its strongest fact, else its curated description
-        if hood.chain:
-            steps = [*self.deducer.chain_steps(hood.chain[:1]), *steps]
-            confidence = hood.chain[0].confidence
-        elif hood.neighbours:
-            confidence = max(n.confidence for n in hood.neighbours)
-        else:
-            confidence = DESCRIPTION_CONFIDENCE if description else 0.0
-        if not description and not hood.chain and not hood.neighbours:
-            return self._finish(
-                q,
-                Mode.ASSOCIATIVE,
-                0.0,
-                Trace(),
-                {"kind": "no_answer", "concept": concept},
-                (concept,),
-                action="no_answer",
-            )
-        steps.insert(0, Step(R.ASC_DEFINITION, f"define {concept}", (), (), round(confidence, 4), description or ""))
-        data = {
-            "kind": "define",
-            "concept": concept,
-            "description": description or "",
-            "chain": [concept, *(lk.parent for lk in hood.chain)],
-            "related": [
-                n.concept for n in hood.neighbours if n.predicate not in ("is_a", "instance_of") or n.direction == "in"
-            ][:5],
-        }
-        ids = [*data["chain"], *data["related"]]
-        return self._finish(q, Mode.ASSOCIATIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=ids)
-
-    def _yes_no(self, q: Question) -> Answer:
-        s, o = q.concepts[0], q.concepts[-1]
-        predicate = YES_NO_PREDICATES.get(q.intent.value) or (
-            q.verb if q.intent is Intent.DOES else causal_predicate(q.verb)
-        )
-        check = self.decide([Claim(s, predicate, o)])[0]
-        claimed = predicate
-        if predicate == "is_a" and self._concepts([s])[s].get("kind") == "individual":
-            # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
-            predicate = "instance_of"
-        data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
-        chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == R.DED_ISA_TRANSITIVE]
-        # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
-        tail = f" {claimed} {o}"
-        holders = [
-            st.conclusion[: -len(tail)].removesuffix(" NOT") for st in check.trace.steps if st.conclusion.endswith(tail)
-        ]
-        confidence = check.confidence if check.outcome is not Outcome.UNKNOWN else 0.0
-        action = "no_answer" if check.outcome is Outcome.UNKNOWN else None
-        return self._finish(
-            q,
-            check.mode,
-            confidence,
-            check.trace,
-            data,
-            (s, o),
-            outcome=check.outcome,
-            action=action,
-            ids=[s, o, *chain, *holders],
-        )
-
-    def _why(self, q: Question) -> Answer:
-        concepts = list(q.concepts)
-        if len(concepts) == 1:
-            return self._causal_list(q, concepts[0])
-        source, target = concepts[0], concepts[-1]
-        found = self.paths(source, target) or [p for p in self.paths(target, source)]
-        if found:
-            best = found[0]
-            steps = [st for path in found[:3] for st in path.steps()]
-            data = {
-                "kind": "causal_path",
-                "source": best.source,
-                "target": best.target,
-                "path": list(best.concepts),
-                "predicates": [lk.predicate for lk in best.links],
-                "polarity": best.polarity,
-                "alternatives": [list(p.concepts) for p in found[1:3]],
-            }
-            ids = [c for p in found[:3] for c in p.concepts]
-            return self._finish(q, Mode.CAUSAL, best.confidence, Trace(tuple(steps)), data, (source, target), ids=ids)
-        return self._relation(q, source, target)
-
-    def _relation(self, q: Question, source: str, target: str) -> Answer:
-        evidence = self.deducer.facts_between(source, target)
-        data: dict[str, Any]
-        if not evidence:
-            link = self.connection(source, target)
-            if link is not None:
-                data = {
-                    "kind": "connection",
-                    "path": list(link.concepts),
-                    "facts": [[e.subject, e.predicate, e.object] for e in link.facts],
-                }
-                return self._finish(
-                    q,
-                    Mode.ASSOCIATIVE,
-                    link.confidence,
-                    Trace(tuple(link.steps())),
-                    data,
-                    (source, target),
-                    ids=list(link.concepts),
-                )
-            data = {"kind": "no_answer", "concepts": [source, target]}
-            return self._finish(
-                q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (source, target), action="no_answer", ids=[source, target]
-            )
-        # RULE asc.direct-relation: stored facts link the two concepts directly
-        steps = tuple(
-            Step(
-                R.ASC_DIRECT_RELATION,
-                e.statement(),
-                (e.fact_id,),
-                (e.source,) if e.source else (),
-                round(e.confidence, 4),
-            )
-            for e in evidence
-        )
-        best = max(evidence, key=lambda e: (e.confidence, e.fact_id))
-        # The classes of a subject that `can` do something name who does it («нейрон не может делиться»: a neuron
-        # is a cell, and «деление клетки» is what a cell does to itself).
-        able = {e.subject for e in evidence[:4] if e.predicate == "can"}
-        classes = {c: sorted(self.hierarchy().ancestors(c)) for c in sorted(able)}
-        data = {
-            "kind": "relation",
-            "facts": [[e.subject, e.predicate, e.object, e.polarity] for e in evidence[:4]],
-            "classes": classes,
-        }
-        ids = [source, target, *(a for found in classes.values() for a in found)]
-        return self._finish(q, Mode.ASSOCIATIVE, best.confidence, Trace(steps), data, (source, target), ids=ids)
-
-    def _causal_list(self, q: Question, concept: str | None = None) -> Answer:
-        if concept is None:
-            concept = q.concepts[0]
-        upstream = q.intent is not Intent.EFFECTS
-        found = self.causes_of(concept) if upstream else self.effects_of(concept)
-        if not found and q.intent is Intent.WHY:
-            upstream = False
-            found = self.effects_of(concept)
-        kind = "causes" if upstream else "effects"
-        if not found:
-            return self._no_answer(q, Mode.CAUSAL, concept)
-        steps = tuple(st for path in found[:3] for st in path.steps())
-        data = {
-            "kind": kind,
-            "concept": concept,
-            "paths": [list(p.concepts) for p in found],
-            "polarities": [p.polarity for p in found],
-        }
-        ids = [c for p in found for c in p.concepts]
-        return self._finish(q, Mode.CAUSAL, found[0].confidence, Trace(steps), data, (concept,), ids=ids)
-
-    def _no_answer(self, q: Question, mode: Mode, concept: str) -> Answer:
-        """The concept is known, but this mode found nothing about it."""
-        data = {"kind": "no_answer", "concept": concept}
-        return self._finish(q, mode, 0.0, Trace(), data, (concept,), action="no_answer", ids=[concept])
-
-    def _like(self, q: Question) -> Answer:
-        concept = q.concepts[0]
-        found = self.like(concept)
-        if not found:
-            return self._no_answer(q, Mode.ANALOGICAL, concept)
-        best = found[0]
-        data: dict[str, Any] = {
-            "kind": "analogy",
-            "concept": concept,
-            "analogies": [
-                {
-                    "other": a.other,
-                    "similarity": a.similarity,
-                    "supported": a.supported,
-                    "shared": [list(x) for x in a.shared],
-                }
-                for a in found
-            ],
-        }
-        ids = [concept, *(a.other for a in found), *(x for a in found[:1] for t in a.shared for x in t[1:])]
-        return self._finish(
-            q,
-            Mode.ANALOGICAL,
-            best.confidence,
-            Trace(best.steps),
-            data,
-            (concept, best.other),
-            ids=ids,
-            hypothesis=not best.supported,
-        )
-
-    # -- assembly ------------------------------------------------------------------------------
-
-    def _concepts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        return {r["id"]: r for cid in dict.fromkeys(ids) for r in self.store.run("link_label", id=cid)}
-
-    def _finish(
-        self,
-        q: Question,
-        mode: Mode,
-        confidence: float,
-        trace: Trace,
-        data: dict[str, Any],
-        concepts: Sequence[str],
-        *,
-        outcome: Outcome | None = None,
-        suggestions: tuple[str, ...] = (),
-        action: str | None = None,
-        ids: Sequence[str] = (),
-        hypothesis: bool = False,
-    ) -> Answer:
-        info = self._concepts([*concepts, *ids]) if (concepts or ids) else {}
-        labels = {
-            cid: r.get(f"label_{q.language}") or r.get("label_en") or r.get("label_ru") or display_name(cid)
-            for cid, r in info.items()
-        }
-        confidence = round(confidence, 4)
-        return Answer(
-            question=q.text,
-            language=q.language,
-            intent=q.intent.value,
-            confidence=confidence,
-            uncertainty=uncertainty_level(confidence),
-            action=action or choose_action(confidence),
-            mode=mode,
-            outcome=outcome,
-            concepts=tuple(concepts),
-            sources=self.sources(trace.sources),
-            trace=trace,
-            suggestions=suggestions,
-            hypothesis=hypothesis,
-            data=data,
-            labels=labels,
-        )
+        return answer(self, q)
 
     def sources(self, names: Sequence[str]) -> tuple[SourceRef, ...]:
         """The named sources with their trust and authority tier, in the given order.
@@ -784,30 +449,7 @@ class Reasoner(IntentAnswers):
         Raises:
             StoreError: the store failed.
         """
-        if not names:
-            return ()
-        found = {r["name"]: r for r in self.store.run("ded_sources", names=list(names))}
-        return tuple(
-            SourceRef(n, found[n]["trust"] if n in found else None, found[n]["authority"] if n in found else None)
-            for n in names
-        )
-
-
-def _object_of(conclusion: str) -> str:
-    """The class a hierarchy step reaches ("a b is_a c d" -> "c d"; concept ids may hold spaces)."""
-    for link in (" is_a ", " instance_of "):
-        if link in conclusion:
-            return conclusion.partition(link)[2]
-    return conclusion.rpartition(" ")[2]
-
-
-def choose_action(confidence: float) -> str:
-    """Respond plainly above HIGH_CONFIDENCE, hedged above LOW_CONFIDENCE, else report the uncertainty."""
-    if confidence > HIGH_CONFIDENCE:
-        return "respond"
-    if confidence > LOW_CONFIDENCE:
-        return "respond_hedged"
-    return "report_uncertainty"
+        return source_refs(self.store, names)
 
 
 def _has_part(claim: Claim, unknown: Check, part: Check) -> Check:

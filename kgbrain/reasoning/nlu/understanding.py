@@ -12,14 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kgbrain.language import lemma, stem
+from kgbrain.reasoning.nlu.links import ConceptLinks
 from kgbrain.reasoning.nlu.question import NORMATIVE, YES_NO, Intent, Question
 from kgbrain.reasoning.views.graph import FactGraph
-
-if TYPE_CHECKING:
-    from kgbrain.reasoning.answering.reasoner import Reasoner
 
 YES_NO_PREDICATES = {
     "is_a": "is_a",
@@ -175,7 +173,7 @@ _EN_WH_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
-def understand(r: Reasoner, q: Question) -> Question:
+def understand(r: ConceptLinks, q: Question) -> Question:
     """Link a parsed question's slots to concepts and refine its intent from what they name.
 
     Raises:
@@ -198,7 +196,7 @@ def understand(r: Reasoner, q: Question) -> Question:
             intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
         return q.with_links(intent, concepts, missing)
     if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
-        found = r._link(bare(q.subject))
+        found = r.linker.link(bare(q.subject))
         return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
     if intent in (Intent.VALUE, Intent.VALUE_CHECK):
         return _understand_value(r, q)
@@ -208,7 +206,7 @@ def understand(r: Reasoner, q: Question) -> Question:
         return _understand_wh(r, q)
     if intent is Intent.WHY:
         text = f"{q.subject} {q.object}".strip()
-        named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r._link(text)
+        named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r.linker.link(text)
         return q.with_links(intent, tuple(named), () if named else (text,))
     if intent in NORMATIVE:
         spans = sorted(r.linker.mentions(q.subject), key=lambda m: (m.end - m.start, m.start))
@@ -218,7 +216,7 @@ def understand(r: Reasoner, q: Question) -> Question:
     return q.with_links(Intent.UNKNOWN, tuple(named), ())
 
 
-def _understand_does(r: Reasoner, q: Question) -> Question:
+def _understand_does(r: ConceptLinks, q: Question) -> Question:
     """ "Does a neuron consume energy?" / «Потребляет ли нейрон энергию?»: the verb names a stored predicate;
     "Do glial cells divide?" / «Делится ли глиальная клетка?» asks what "Can glial cells divide?" asks."""
     found = verb_statement(r, q.subject, q.verb, q.language)
@@ -234,7 +232,7 @@ def _understand_does(r: Reasoner, q: Question) -> Question:
     return replace(q, verb=predicate).with_links(Intent.DOES, (subject, obj), ())
 
 
-def verb_statement(r: Reasoner, text: str, verb: str, language: str) -> tuple[str, str, str] | None:
+def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tuple[str, str, str] | None:
     """(subject, predicate, object) of "neuron consume energy" (the verb inside `text`) or of «нейрон энергию»
     with `verb` «потребляет»: the verb must name a stored predicate and the words around it whole concepts. With no
     object the verb names an ability: "glial cells divide" -> (glial_cell, can, cell_division)."""
@@ -310,12 +308,12 @@ def _with_preposition(predicates: set[str], prep: str) -> list[str]:
     return sorted(predicates, key=lambda p: (p.endswith(_ANY_PREPOSITION), p))
 
 
-def _is_ability(r: Reasoner, concept: str) -> bool:
+def _is_ability(r: ConceptLinks, concept: str) -> bool:
     g = r.graph()
     return concept in g.index and any(e.predicate == "can" for e in g.into(concept))
 
 
-def _whole(r: Reasoner, text: str) -> str | None:
+def _whole(r: ConceptLinks, text: str) -> str | None:
     """The concept a whole slot text names (an ambiguous name names none)."""
     name = bare(text)
     if not name or r.linker.ambiguous(name):
@@ -336,7 +334,7 @@ class _Leftovers:
     found: tuple[str | None, str | None] = (None, None)  # per slot, the name found inside it
 
 
-def _pair(r: Reasoner, subject: str, obj: str) -> tuple[tuple[str | None, str | None], _Leftovers]:
+def _pair(r: ConceptLinks, subject: str, obj: str) -> tuple[tuple[str | None, str | None], _Leftovers]:
     unsure = [bool(r.linker.ambiguous(bare(t))) for t in (subject, obj)]
     if any(unsure):  # a name two ontologies share is not guessed: the answer lists the candidates
         return ((None if unsure[0] else _first(r, subject)), (None if unsure[1] else _first(r, obj))), _Leftovers()
@@ -355,26 +353,30 @@ def _pair(r: Reasoner, subject: str, obj: str) -> tuple[tuple[str | None, str | 
     # SOMZ-55 helmet PPE?" splits as "SOMZ-55" / "helmet PPE"; "helmet" belongs to "SOMZ-55 safety helmet").
     inside = (s or _first(r, subject), o or _first(r, obj))
     named = {
-        stem(w) for c in inside if c for n in r._names(c) for w in re.findall(r"[\w'-]+", n.lower().replace("ё", "е"))
+        stem(w)
+        for c in inside
+        if c
+        for n in r.linker.names(c)
+        for w in re.findall(r"[\w'-]+", n.lower().replace("ё", "е"))
     }
     lefts = ("" if s else _leftover(r, subject, named), "" if o else _leftover(r, obj, named))
     pair = (inside[0] if not lefts[0] else None, inside[1] if not lefts[1] else None)
     return pair, _Leftovers(lefts, inside)
 
 
-def _leftover(r: Reasoner, text: str, named: set[str]) -> str:
+def _leftover(r: ConceptLinks, text: str, named: set[str]) -> str:
     words = _uncovered(text, r.linker.mentions(text)).split()
     return " ".join(w for w in words if w not in _HARMLESS and stem(w) not in named)
 
 
-def _first(r: Reasoner, text: str) -> str | None:
+def _first(r: ConceptLinks, text: str) -> str | None:
     if r.linker.ambiguous(bare(text)):
         return None
-    found = r._link(bare(text))
+    found = r.linker.link(bare(text))
     return found[0] if found else None
 
 
-def _names_property(r: Reasoner, concept: str) -> bool:
+def _names_property(r: ConceptLinks, concept: str) -> bool:
     """Whether a concept is used as a property (object of has_property) and never as a class."""
     g = r.graph()
     if concept not in g.index:
@@ -392,7 +394,7 @@ def _uncovered(text: str, mentions: Sequence[Any]) -> str:
     return " ".join(w for i, w in enumerate(words) if i not in covered and w not in _STOP and not w.isdigit())
 
 
-def _understand_value(r: Reasoner, q: Question) -> Question:
+def _understand_value(r: ConceptLinks, q: Question) -> Question:
     whole = r.linker.lookup(bare(q.subject))
     if q.intent is Intent.VALUE and whole and whole not in r.predicates().declared:
         return q.with_links(Intent.DEFINE, (whole,), ())  # "What is the node of Ranvier?" names one concept
@@ -400,7 +402,7 @@ def _understand_value(r: Reasoner, q: Question) -> Question:
     return q.with_links(q.intent, found, (missing,) if missing else ())
 
 
-def link_attribute(r: Reasoner, phrase: str) -> tuple[tuple[str, ...], str]:
+def link_attribute(r: ConceptLinks, phrase: str) -> tuple[tuple[str, ...], str]:
     """The holder and the attribute a phrase names ("resting potential of a neuron", «потенциал покоя нейрона"
     -> (neuron, resting_potential)); when it does not name both, the concepts found and the words no name covers.
     """
@@ -413,7 +415,7 @@ def link_attribute(r: Reasoner, phrase: str) -> tuple[tuple[str, ...], str]:
     return tuple(others + attrs), _uncovered(phrase, mentions) or phrase
 
 
-def _understand_count(r: Reasoner, q: Question) -> Question:
+def _understand_count(r: ConceptLinks, q: Question) -> Question:
     declared = r.predicates().declared
     mentions = r.linker.mentions(q.subject)
     words = set(re.findall(r"\w+", q.subject.lower()))
@@ -430,7 +432,7 @@ def _understand_count(r: Reasoner, q: Question) -> Question:
     return q.with_links(Intent.COUNT, (f"{others[0]}_count", others[-1]), ())
 
 
-def _understand_wh(r: Reasoner, q: Question) -> Question:
+def _understand_wh(r: ConceptLinks, q: Question) -> Question:
     if q.subject:  # "Which cells divide?"
         concept = _first(r, q.subject)
         ability = r.linker.lookup(q.verb) or next(

@@ -1,0 +1,31 @@
+"""What question understanding needs to link words to concepts: a small protocol instead of the Reasoner.
+
+`understand` and the claim readers link slot texts through the concept `Linker` (names, mentions, ambiguity) and
+read two views: the fact mirror (is a concept used as a property? does a predicate exist?) and the declared
+predicates (is a concept an attribute?). The Reasoner provides all three; nlu imports nothing from answering.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from kgbrain.memory.linking import Linker
+from kgbrain.reasoning.views.graph import FactGraph
+from kgbrain.reasoning.views.predicates import PredicateTable
+
+
+class ConceptLinks(Protocol):
+    """The linker and the views question understanding reads (`Reasoner` satisfies it)."""
+
+    @property
+    def linker(self) -> Linker:
+        """Names, mentions and ambiguity of concept names."""
+        ...
+
+    def graph(self) -> FactGraph:
+        """The mirror of every active concept-to-concept fact."""
+        ...
+
+    def predicates(self) -> PredicateTable:
+        """The loaded predicate declarations."""
+        ...

@@ -13,119 +13,11 @@ from typing import Any
 from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, lemma, with_article
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.answers import Answer, SourceRef
+from kgbrain.reasoning.nlu.lexicon import PHRASES, RU_AGREES, RU_CASES
 from kgbrain.reasoning.uncertainty import hedging_phrases
 
 MAX_SOURCES = 4
 
-# How a predicate reads in running text; unknown predicates read as their name with spaces.
-PREDICATE_WORDS: dict[str, dict[str, str]] = {
-    "ru": {
-        "is_a": "является",
-        "instance_of": "является",
-        "part_of": "является частью",
-        "has_property": "имеет",
-        "can": "может",
-        "causes": "вызывает",
-        "enables": "обеспечивает",
-        "leads_to": "приводит к",
-        "prevents": "препятствует",
-        "related_to": "связан с",
-        "receives": "принимает",
-        "processes": "обрабатывает",
-        "produces": "производит",
-        "transmits": "передаёт",
-        "consumes": "потребляет",
-        "performs": "выполняет",
-        "connected_via": "соединён через",
-        "important_for": "важен для",
-        "depends_on": "зависит от",
-        "conducts": "проводит",
-        "contains": "содержит",
-        "located_in": "находится в",
-        "involved_in": "участвует в",
-        "uses": "использует",
-        "stores": "хранит",
-        "surrounds": "окружает",
-        "protects_against": "защищает от",
-        "precedes": "предшествует",
-        "named_by": "назван",
-        "discovered_by": "открыт",
-        "invented_by": "изобретён",
-        "described_by": "описан",
-    },
-    "en": {
-        "is_a": "is a",
-        "instance_of": "is a",
-        "part_of": "is part of",
-        "has_property": "has",
-        "leads_to": "leads to",
-        "related_to": "is related to",
-        "connected_via": "is connected via",
-        "important_for": "is important for",
-        "depends_on": "depends on",
-        "located_in": "is located in",
-        "named_by": "was named by",
-        "discovered_by": "was discovered by",
-        "invented_by": "was invented by",
-        "described_by": "was described by",
-        "involved_in": "is involved in",
-        "protects_against": "protects against",
-        "disjoint_with": "is disjoint with",
-        "similar_to": "is similar to",
-        "equivalent_to": "is equivalent to",
-    },
-}
-
-# The case each Russian verb governs, and a short adjective or participle that agrees with the subject.
-_RU_GOVERNS: dict[str, str] = {
-    "is_a": "ablt",
-    "instance_of": "ablt",
-    "part_of": "gent",
-    "has_property": "accs",
-    "causes": "accs",
-    "enables": "accs",
-    "leads_to": "datv",
-    "prevents": "datv",
-    "related_to": "ablt",
-    "receives": "accs",
-    "processes": "accs",
-    "produces": "accs",
-    "transmits": "accs",
-    "consumes": "accs",
-    "performs": "accs",
-    "connected_via": "accs",
-    "important_for": "gent",
-    "depends_on": "gent",
-    "disjoint_with": "ablt",
-    "similar_to": "accs",
-    "supports": "accs",
-    "interacts_with": "ablt",
-    "conducts": "accs",
-    "contains": "accs",
-    "located_in": "loct",
-    "involved_in": "loct",
-    "uses": "accs",
-    "stores": "accs",
-    "surrounds": "accs",
-    "protects_against": "gent",
-    "precedes": "datv",
-    "named_by": "ablt",
-    "discovered_by": "ablt",
-    "invented_by": "ablt",
-    "described_by": "ablt",
-}
-_RU_AGREES = frozenset(
-    {"связан", "соединён", "важен", "похож", "равнозначен", "назван", "открыт", "изобретён", "описан"}
-)
-PREDICATE_WORDS["ru"].update(
-    {
-        "disjoint_with": "не пересекается с",
-        "similar_to": "похож на",
-        "supports": "поддерживает",
-        "interacts_with": "взаимодействует с",
-        "equivalent_to": "равнозначен",
-    }
-)
 # English nouns that name an activity: "can" takes them through "is capable of" ("cell division").
 _EN_NOUN_ENDINGS = ("tion", "sion", "ment", "ance", "ence", "ing", "sis", "ysis", "ure", "al")
 
@@ -158,9 +50,9 @@ def _phrase_ru(predicate: str, obj: str, negated: bool, subject: str, agents: fr
         return f"{neg}может {can_phrase(obj, set(who))}"
     verb = _verb(predicate, "ru")
     words = verb.split(" ")
-    if words[0] in _RU_AGREES and subject:
+    if words[0] in RU_AGREES and subject:
         words[0] = agree(words[0], subject)
-    case = _RU_GOVERNS.get(predicate)
+    case = RU_CASES.get(predicate)
     target = inflect_phrase(obj, case) if case else obj
     if negated and predicate == "disjoint_with":
         return f"пересекается с {target}"
@@ -347,7 +239,7 @@ def _cap(text: str) -> str:
 
 
 def _verb(predicate: str, lang: str) -> str:
-    return PREDICATE_WORDS[lang].get(predicate, predicate.replace("_", " "))
+    return PHRASES[lang].get(predicate, predicate.replace("_", " "))
 
 
 def _define(answer: Answer, lang: str) -> str:

@@ -21,8 +21,9 @@ from kgbrain.reasoning.answers import Answer
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
+from kgbrain.reasoning.nlu.lexicon import YES_NO_PREDICATES
 from kgbrain.reasoning.nlu.question import Intent, Question, causal_predicate
-from kgbrain.reasoning.nlu.understanding import YES_NO_PREDICATES, bare, best_action, wh_predicates
+from kgbrain.reasoning.nlu.understanding import bare, best_action, wh_predicates
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.views.evidence_rows import Evidence
 from kgbrain.reasoning.views.graph import FactGraph

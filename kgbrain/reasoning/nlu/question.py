@@ -15,6 +15,7 @@ from enum import Enum
 
 from kgbrain.language import detect_language
 from kgbrain.lazy_re import LazyPattern
+from kgbrain.reasoning.nlu.lexicon import CAUSAL_VERBS
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VALUE_TEXT, parse_claim_sentence
 
 
@@ -48,21 +49,6 @@ class Intent(str, Enum):
 # The intents answered yes or no: the reasoner's decision is the answer.
 YES_NO = frozenset(
     {Intent.IS_A, Intent.HAS_PROPERTY, Intent.HAS, Intent.PART_OF, Intent.CAN, Intent.CAUSAL, Intent.DOES}
-)
-# The verb of a causal yes/no question -> the predicate it asks about (by prefix, both languages).
-CAUSAL_VERBS: tuple[tuple[str, str], ...] = (
-    ("caus", "causes"),
-    ("trigger", "causes"),
-    ("result", "leads_to"),
-    ("lead", "leads_to"),
-    ("prevent", "prevents"),
-    ("enabl", "enables"),
-    ("вызыва", "causes"),
-    ("привод", "leads_to"),
-    ("вед", "leads_to"),
-    ("предотвращ", "prevents"),
-    ("препятств", "prevents"),
-    ("обеспечива", "enables"),
 )
 NORMATIVE = frozenset({Intent.PERMISSION, Intent.OBLIGATION})
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from kgbrain.language import detect_language
 from kgbrain.lazy_re import LazyPattern
+from kgbrain.reasoning.nlu.lexicon import CLAIM_VERBS
 
 # Pieces of patterns never end in whitespace: `_t` puts `\s+` around them.
 _DASH_ETO = r"(?:\u2014|\u2013|-{1,2})(?:\s+это)?"  # em dash, en dash, hyphens
@@ -53,19 +54,21 @@ def _t(pattern: str) -> LazyPattern:
     return LazyPattern(r"^\s*(?P<s>.+?)\s+" + pattern + r"\s+(?P<o>.+?)\s*$", re.IGNORECASE | re.DOTALL)
 
 
-# (template id, predicate, pattern); "s" and "o" are the subject and object, "neg" a negation.
+# (template id, predicate, pattern); "s" and "o" are the subject and object, "neg" a negation. The verbs that name
+# has_property, can and the causal predicates come from the lexicon; the copula forms stay with their templates.
+_RU_VERBS, _EN_VERBS = CLAIM_VERBS["ru"], CLAIM_VERBS["en"]
 _RU: tuple[tuple[str, str, LazyPattern], ...] = (
     ("ru.part-of", "part_of", _t(_RU_NOT + r"(?:является|являются)\s+частью")),
     ("ru.part-of-dash", "part_of", _t(_DASH_ETO + _RU_NOT_AFTER + r"\s+часть")),
     ("ru.part-of-member", "part_of", _t(_RU_NOT + r"(?:входит|входят)\s+в(?:\s+состав)?")),
     ("ru.instance-of", "instance_of", _t(_RU_NOT + r"(?:является|являются)\s+(?:экземпляром|примером)")),
     ("ru.is-a", "is_a", _t(_RU_NOT + r"(?:является|являются)")),
-    ("ru.has", "has_property", _t(_RU_NOT + r"(?:имеет|имеют|содержит|содержат|обладает|обладают)")),
-    ("ru.can", "can", _t(_RU_NOT + r"(?:может|могут|умеет|умеют|способен|способна|способно|способны)(?:\s+к)?")),
-    ("ru.causes", "causes", _t(_RU_NOT + r"(?:вызывает|вызывают|является\s+причиной|порождает|порождают)")),
-    ("ru.leads-to", "leads_to", _t(_RU_NOT + r"(?:приводит|приводят|ведёт|ведет|ведут)\s+к")),
-    ("ru.prevents", "prevents", _t(_RU_NOT + r"(?:предотвращает|предотвращают|препятствует|препятствуют)")),
-    ("ru.enables", "enables", _t(_RU_NOT + r"(?:обеспечива[ею]т|дела[ею]т\s+возможным|позволя[ею]т)")),
+    ("ru.has", "has_property", _t(_RU_NOT + _RU_VERBS["has_property"])),
+    ("ru.can", "can", _t(_RU_NOT + _RU_VERBS["can"])),
+    ("ru.causes", "causes", _t(_RU_NOT + _RU_VERBS["causes"])),
+    ("ru.leads-to", "leads_to", _t(_RU_NOT + _RU_VERBS["leads_to"])),
+    ("ru.prevents", "prevents", _t(_RU_NOT + _RU_VERBS["prevents"])),
+    ("ru.enables", "enables", _t(_RU_NOT + _RU_VERBS["enables"])),
     ("ru.is-a-dash", "is_a", _t(_DASH_ETO + _RU_NOT_AFTER)),
     ("ru.is-a-eto", "is_a", _t(r"это" + _RU_NOT_AFTER)),
 )
@@ -99,16 +102,16 @@ _RU_HAS_U = re.compile(
 _EN: tuple[tuple[str, str, LazyPattern], ...] = (
     ("en.part-of", "part_of", _t(_EN_BE + r"\s+(?:a\s+)?part\s+of")),
     ("en.instance-of", "instance_of", _t(_EN_BE + r"\s+an?\s+instance\s+of")),
-    ("en.has", "has_property", _t(_EN_DO_NOT + r"(?:has|have|contains?|possess(?:es)?)")),
+    ("en.has", "has_property", _t(_EN_DO_NOT + _EN_VERBS["has_property"])),
     (
         "en.can",
         "can",
         _t(r"(?:can(?P<neg>not|\s+not|'t)?|(?:(?:is|are)(?P<neg2>\s+not|n't)?\s+)?(?:able\s+to|capable\s+of))"),
     ),
-    ("en.causes", "causes", _t(_EN_DO_NOT + r"(?:causes?)")),
-    ("en.leads-to", "leads_to", _t(_EN_DO_NOT + r"(?:leads?)\s+to")),
-    ("en.prevents", "prevents", _t(_EN_DO_NOT + r"(?:prevents?)")),
-    ("en.enables", "enables", _t(_EN_DO_NOT + r"(?:enables?)")),
+    ("en.causes", "causes", _t(_EN_DO_NOT + _EN_VERBS["causes"])),
+    ("en.leads-to", "leads_to", _t(_EN_DO_NOT + _EN_VERBS["leads_to"])),
+    ("en.prevents", "prevents", _t(_EN_DO_NOT + _EN_VERBS["prevents"])),
+    ("en.enables", "enables", _t(_EN_DO_NOT + _EN_VERBS["enables"])),
     ("en.is-a", "is_a", _t(_EN_BE + r"(?:\s+(?:a|an|the))?")),
 )
 _EN_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)

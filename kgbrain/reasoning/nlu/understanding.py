@@ -15,17 +15,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kgbrain.language import lemma, stem
+from kgbrain.reasoning.nlu.lexicon import EN_VERB_FORMS, PREPOSITIONS, RU_VERB_STEMS
 from kgbrain.reasoning.nlu.links import ConceptLinks
 from kgbrain.reasoning.nlu.question import NORMATIVE, YES_NO, Intent, Question
 from kgbrain.reasoning.views.graph import FactGraph
 
-YES_NO_PREDICATES = {
-    "is_a": "is_a",
-    "has_property": "has_property",
-    "has": "has_property",
-    "part_of": "part_of",
-    "can": "can",
-}
 _STOP = frozenset(
     [
         "a",
@@ -126,51 +120,6 @@ _HARMLESS = frozenset(
     {"really", "actually", "also", "always", "usually", "typically", "generally", "indeed", "truly", "still", "ever"}
     | {"действительно", "всегда", "обычно", "также", "тоже", "вообще", "всё-таки", "все-таки"}
 )
-# Verbs whose predicate is not the verb itself (every Russian verb: predicates are English ids), by prefix (Russian)
-# or form (English); wh-questions and "Does X V Y?" read them.
-_RU_WH_VERBS: dict[str, tuple[str, ...]] = {
-    "назва": ("named_by",),
-    "откры": ("discovered_by",),
-    "изобр": ("invented_by",),
-    "описа": ("described_by",),
-    "предлож": ("proposed",),
-    "выдвин": ("proposed",),
-    "оспар": ("opposed",),
-    "возраж": ("opposed",),
-    "произв": ("produces",),
-    "выраба": ("produces",),
-    "возбужд": ("excites",),
-    "тормоз": ("inhibits",),
-    "подавл": ("inhibits",),
-    "наход": ("located_in",),
-    "располож": ("located_in",),
-    "сдела": ("made_of",),
-    "состо": ("made_of", "consists_of"),
-    "запуска": ("triggers",),
-    "содерж": ("contains",),
-    "защища": ("protects", "protects_against"),
-    "поддерж": ("supports",),
-    "потребл": ("consumes",),
-    "провод": ("conducts",),
-    "переда": ("transmits",),
-    "принима": ("receives",),
-    "получа": ("receives",),
-    "обрабатыва": ("processes",),
-    "использ": ("uses",),
-    "хран": ("stores",),
-    "окружа": ("surrounds",),
-    "предшеству": ("precedes",),
-    "взаимодейству": ("interacts_with",),
-    "завис": ("depends_on",),
-    "участву": ("involved_in",),
-    "выполня": ("performs",),
-}
-_EN_WH_VERBS: dict[str, tuple[str, ...]] = {
-    "located": ("located_in",),
-    "found": ("located_in",),
-    "situated": ("located_in",),
-    "made": ("made_of",),
-}
 
 
 def understand(r: ConceptLinks, q: Question) -> Question:
@@ -258,7 +207,7 @@ def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tupl
             continue
         passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
         # "respirator protects against dust", «респиратор защищает от пыли»: the preposition belongs to the verb
-        prep = right[0].lower() if not passive and len(right) > 1 and right[0].lower() in _PREPOSITIONS else ""
+        prep = right[0].lower() if not passive and len(right) > 1 and right[0].lower() in PREPOSITIONS else ""
         obj = _whole(r, " ".join(right[1:] if passive or prep else right))
         predicates = _with_preposition(wh_predicates(f"{v} {prep}".strip(), language, r.graph()), prep)
         if obj is None or not predicates:
@@ -272,38 +221,15 @@ def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tupl
 
 
 _AUXILIARY = frozenset({"is", "are", "was", "were"})
-# A preposition after a verb and the English one a predicate id ends with (protects_against, located_in).
-_PREPOSITIONS: dict[str, tuple[str, ...]] = {
-    "against": ("against",),
-    "in": ("in",),
-    "into": ("in",),
-    "to": ("to",),
-    "from": ("from",),
-    "with": ("with",),
-    "on": ("on",),
-    "of": ("of",),
-    "for": ("for",),
-    "от": ("against", "from"),
-    "в": ("in",),
-    "во": ("in",),
-    "к": ("to",),
-    "ко": ("to",),
-    "на": ("on",),
-    "с": ("with",),
-    "со": ("with",),
-    "из": ("of", "from"),
-    "для": ("for",),
-}
 
-
-_ANY_PREPOSITION = tuple(sorted({f"_{e}" for ends in _PREPOSITIONS.values() for e in ends}))
+_ANY_PREPOSITION = tuple(sorted({f"_{e}" for ends in PREPOSITIONS.values() for e in ends}))
 
 
 def _with_preposition(predicates: set[str], prep: str) -> list[str]:
     """The predicates a verb names, those that end with its preposition's English first (защищает от ->
     protects_against before protects), those with none first when the verb has none."""
     if prep:
-        ends = tuple(f"_{e}" for e in _PREPOSITIONS[prep])
+        ends = tuple(f"_{e}" for e in PREPOSITIONS[prep])
         return sorted(predicates, key=lambda p: (not p.endswith(ends), p))
     return sorted(predicates, key=lambda p: (p.endswith(_ANY_PREPOSITION), p))
 
@@ -458,18 +384,18 @@ def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
     v, _, prep = verb.lower().replace("ё", "е").partition(" ")
     names: set[str] = set()
     if language == "ru":
-        for prefix, predicates in _RU_WH_VERBS.items():
+        for prefix, predicates in RU_VERB_STEMS.items():
             if v.startswith(prefix):
                 names.update(predicates)
     else:
-        names.update(_EN_WH_VERBS.get(v, ()))
+        names.update(EN_VERB_FORMS.get(v, ()))
         bases = {v}
         for end in ("ed", "d", "es", "s"):
             if v.endswith(end) and len(v) > len(end) + 2:
                 bases.add(v[: -len(end)])
         for b in bases:
             names.update({b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", f"{v}_by", f"{b}ed_by", f"{b}d_by"})
-            ends = _PREPOSITIONS.get(prep, ())
+            ends = PREPOSITIONS.get(prep, ())
             names.update(f"{form}_{e}" for e in ends for form in (b, f"{b}s", f"{b}es", f"{b}d", f"{b}ed", v))
     return {n for n in names if graph.predicate_id(n) >= 0}
 

@@ -224,19 +224,25 @@ def inflect_phrase(phrase: str, case: str) -> str:
             if declined is not None:
                 out[i] = _match_case(tokens[i], declined.word)
     for i in range(head_at):
-        token = tokens[i]
-        adj = next((p for p in _morph().parse(token.lower()) if p.tag.POS in ("ADJF", "PRTF")), None)
-        if adj is None:
-            continue
-        wanted = {case, number} if number == "plur" else {case, number, head.tag.gender or "masc"}
-        # Animacy picks the accusative of masculine and plural adjectives only (a feminine one has a single form,
-        # and asking for it with animacy finds none: «клеточная мембрана» stayed «клеточная мембрану»).
-        if case == "accs" and head.tag.animacy and (number == "plur" or head.tag.gender == "masc"):
-            wanted.add(head.tag.animacy)
-        agreed = adj.inflect(wanted)
+        agreed = _agreeing_adjective(tokens[i], head, case, number)
         if agreed is not None:
-            out[i] = _match_case(token, agreed.word)
+            out[i] = agreed
     return " ".join(out)
+
+
+def _agreeing_adjective(token: str, head: Any, case: str, number: str) -> str | None:
+    """An adjective or participle before the head noun in the head's case, number and gender; None for a word that
+    is neither (it stays as written)."""
+    adj = next((p for p in _morph().parse(token.lower()) if p.tag.POS in ("ADJF", "PRTF")), None)
+    if adj is None:
+        return None
+    wanted = {case, number} if number == "plur" else {case, number, head.tag.gender or "masc"}
+    # Animacy picks the accusative of masculine and plural adjectives only (a feminine one has a single form,
+    # and asking for it with animacy finds none: «клеточная мембрана» stayed «клеточная мембрану»).
+    if case == "accs" and head.tag.animacy and (number == "plur" or head.tag.gender == "masc"):
+        wanted.add(head.tag.animacy)
+    agreed = adj.inflect(wanted)
+    return _match_case(token, agreed.word) if agreed is not None else None
 
 
 def _match_case(original: str, word: str) -> str:

@@ -282,7 +282,14 @@ def _check(answer: Answer, lang: str) -> str:
     else:
         agents = _agents(answer, d["subject"], d["predicate"], d["object"])
         statement = f"{s} {phrase(d['predicate'], o, lang, negated=not positive, subject=s, agents=agents)}"
-    text = f"{t['yes'] if positive else t['no']}, {statement}."
+    return f"{t['yes'] if positive else t['no']}, {statement}.{_how_inferred(answer, s, lang)}"
+
+
+def _how_inferred(answer: Answer, subject: str, lang: str) -> str:
+    """What a yes or no was inferred through, in parentheses: the classes of an is_a chain, the class a property
+    was inherited from, or the causal chain that decided it; "" when it was stated."""
+    t = _T[lang]
+    text = ""
     chain = [
         next((st.conclusion.partition(f" {p} ")[2] for p in ("is_a", "instance_of") if f" {p} " in st.conclusion), "")
         for st in answer.trace.steps
@@ -294,7 +301,7 @@ def _check(answer: Answer, lang: str) -> str:
         if st.rule in (R.DED_PROPERTY_INHERITANCE, R.DED_FUNCTIONAL_VALUE) and st.note
     ]
     if chain:
-        names = [s, *(_label(answer, c) for c in chain)]
+        names = [subject, *(_label(answer, c) for c in chain)]
         text += f" ({t['inferred']}: {' → '.join(names)})"
     elif inherited:
         text += f" ({inherited[-1]})"

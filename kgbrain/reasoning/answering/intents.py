@@ -16,7 +16,7 @@ from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.answering.assembly import concept_rows, finish
 from kgbrain.reasoning.answering.authority import NORM_PREDICATES
-from kgbrain.reasoning.answering.comparison import compare
+from kgbrain.reasoning.answering.comparison import Comparison, compare
 from kgbrain.reasoning.answers import Answer
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogy
@@ -216,16 +216,18 @@ def _compare(r: Reasoning, q: Question) -> Answer:
         "only": [[c.subject, c.predicate, c.object] for c in only],
         "links": [[e.subject, e.predicate, e.object, e.polarity] for e in links],
     }
-    # The comparison's claims are the classes, the differences and what is shared; one-sided statements and
-    # links only add to it (a weak fact known for one of them does not make the difference uncertain).
-    main = [*found.placements, *(c for pair in found.contrasts + found.shared for c in pair)]
-    confidence = (
-        min(c.confidence for c in main)
-        if main
-        else max([*(c.confidence for c in only), *(e.confidence for e in links)])
-    )
     ids = [*found.common, *(c.object for c in shown)]
+    confidence = _comparison_confidence(found, only, links)
     return finish(r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (first, second), ids=ids)
+
+
+def _comparison_confidence(found: Comparison, only: Sequence[Check], links: Sequence[Evidence]) -> float:
+    """The comparison's claims are the classes, the differences and what is shared; one-sided statements and
+    links only add to it (a weak fact known for one of them does not make the difference uncertain)."""
+    main = [*found.placements, *(c for pair in found.contrasts + found.shared for c in pair)]
+    if main:
+        return min(c.confidence for c in main)
+    return max([*(c.confidence for c in only), *(e.confidence for e in links)])
 
 
 def _values(r: Reasoning, subject: str, attribute: str) -> tuple[str, list[dict[str, Any]]]:
@@ -346,29 +348,40 @@ def _link_confidence(r: Reasoning, child: str, parent: str) -> float:
 
 @handles(Intent.WH)
 def _wh(r: Reasoning, q: Question) -> Answer:
-    if q.subject:  # "Which cells divide?": members of the class for which the verb's concept holds
-        concept, ability = q.concepts[0], q.concepts[1]
-        members = sorted(_descendants(r.hierarchy(), concept))
-        # "Which cells do not divide?" asks for the members the same statement is refuted for.
-        checks = r.decide([Claim(m, "can", ability, q.polarity) for m in members])
-        found = [(m, c) for m, c in zip(members, checks, strict=True) if c.outcome is Outcome.SUPPORTED]
-        if not found:
-            data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": q.verb, "checked": ["can"]}
-            return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept, ability), action="no_answer")
-        found.sort(key=lambda mc: (-mc[1].confidence, mc[0]))
-        found = found[:MAX_LISTED]
-        steps = tuple(st for _, c in found[:3] for st in c.trace.steps)
-        data = {
-            "kind": "members",
-            "concept": concept,
-            "verb": q.verb,
-            "polarity": q.polarity,
-            "items": [m for m, _ in found],
-        }
-        confidence = min(c.confidence for _, c in found)
-        return finish(
-            r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (concept, ability), ids=[m for m, _ in found]
-        )
+    """A wh-question: the members of a class ("Which cells divide?") or the facts that fill its variable."""
+    if q.subject:  # "Which cells divide?"
+        return _members(r, q)
+    return _wh_facts(r, q)
+
+
+def _members(r: Reasoning, q: Question) -> Answer:
+    """ "Which cells divide?": the members of the class for which the verb's concept holds."""
+    concept, ability = q.concepts[0], q.concepts[1]
+    members = sorted(_descendants(r.hierarchy(), concept))
+    # "Which cells do not divide?" asks for the members the same statement is refuted for.
+    checks = r.decide([Claim(m, "can", ability, q.polarity) for m in members])
+    found = [(m, c) for m, c in zip(members, checks, strict=True) if c.outcome is Outcome.SUPPORTED]
+    if not found:
+        data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": q.verb, "checked": ["can"]}
+        return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept, ability), action="no_answer")
+    found.sort(key=lambda mc: (-mc[1].confidence, mc[0]))
+    found = found[:MAX_LISTED]
+    steps = tuple(st for _, c in found[:3] for st in c.trace.steps)
+    data = {
+        "kind": "members",
+        "concept": concept,
+        "verb": q.verb,
+        "polarity": q.polarity,
+        "items": [m for m, _ in found],
+    }
+    confidence = min(c.confidence for _, c in found)
+    return finish(
+        r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (concept, ability), ids=[m for m, _ in found]
+    )
+
+
+def _wh_facts(r: Reasoning, q: Question) -> Answer:
+    """ "Who named the synapse?": the stated facts with the asked predicate fill the question's variable."""
     target = q.concepts[-1]
     predicates = wh_predicates(q.verb, q.language, r.graph())
     g = r.graph()

@@ -132,18 +132,7 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     if intent is Intent.DOES:
         return _understand_does(r, q)
     if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION, Intent.COMPARE):
-        (s, o), leftovers = _pair(r, q.subject, q.object)
-        missing = tuple(
-            left or text
-            for text, c, left in zip((q.subject, q.object), (s, o), leftovers.words, strict=True)
-            if c is None
-        )
-        concepts = tuple(c for c in (s, o) if c is not None)
-        if missing:  # "I know 'neuron', 'cell' but not 'bigger'": name what was found inside a slot too
-            concepts = tuple(dict.fromkeys([*concepts, *(c for c in leftovers.found if c)]))
-        if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
-            intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
-        return q.with_links(intent, concepts, missing)
+        return _understand_pair(r, q)
     if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
         found = r.linker.link(bare(q.subject))
         return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
@@ -163,6 +152,21 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         return q.with_links(intent, (subject,) if subject else (), () if subject else (q.subject,))
     named = list(dict.fromkeys(m.concept for m in r.linker.mentions(q.subject)))
     return q.with_links(Intent.UNKNOWN, tuple(named), ())
+
+
+def _understand_pair(r: ConceptLinks, q: Question) -> Question:
+    """A question about two slots (yes/no, analogy, relation, comparison): both must name a concept."""
+    intent = q.intent
+    (s, o), leftovers = _pair(r, q.subject, q.object)
+    missing = tuple(
+        left or text for text, c, left in zip((q.subject, q.object), (s, o), leftovers.words, strict=True) if c is None
+    )
+    concepts = tuple(c for c in (s, o) if c is not None)
+    if missing:  # "I know 'neuron', 'cell' but not 'bigger'": name what was found inside a slot too
+        concepts = tuple(dict.fromkeys([*concepts, *(c for c in leftovers.found if c)]))
+    if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
+        intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
+    return q.with_links(intent, concepts, missing)
 
 
 def _understand_does(r: ConceptLinks, q: Question) -> Question:
@@ -185,39 +189,53 @@ def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tupl
     """(subject, predicate, object) of "neuron consume energy" (the verb inside `text`) or of «нейрон энергию»
     with `verb` «потребляет»: the verb must name a stored predicate and the words around it whole concepts. With no
     object the verb names an ability: "glial cells divide" -> (glial_cell, can, cell_division)."""
-    words = text.split()
-    if verb:
-        splits = [(words[:i], verb, words[i:]) for i in range(len(words), 0, -1)]
-    else:
-        splits = [(words[:i], words[i], words[i + 1 :]) for i in range(1, len(words))]
-        # "The synapse was named by Sherrington": the auxiliary is no verb of its own
-        splits += [
-            (words[:i], words[i + 1], words[i + 2 :])
-            for i in range(1, len(words) - 3)
-            if words[i].lower() in _AUXILIARY and words[i + 2].lower() == "by"
-        ]
-    for left, v, right in splits:
+    for left, v, right in _verb_splits(text.split(), verb):
         subject = _whole(r, " ".join(left))
         if subject is None:
             continue
-        if not right:  # "glial cells divide": the verb names an ability (a concept something `can`), not any concept
-            ability = r.linker.lookup(v) or next((c for f in _infinitives(v) if (c := r.linker.lookup(f))), None)
-            if ability is not None and _is_ability(r, ability):
-                return subject, "can", ability
-            continue
-        passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
-        # "respirator protects against dust", «респиратор защищает от пыли»: the preposition belongs to the verb
-        prep = right[0].lower() if not passive and len(right) > 1 and right[0].lower() in PREPOSITIONS else ""
-        obj = _whole(r, " ".join(right[1:] if passive or prep else right))
-        predicates = _with_preposition(wh_predicates(f"{v} {prep}".strip(), language, r.graph()), prep)
-        if obj is None or not predicates:
-            continue
-        # named_by is read "X named by Y" when passive, and "Y named X" turned round when active.
-        chosen = next((p for p in predicates if p.endswith("_by") == passive), predicates[0])
-        if chosen.endswith("_by") and not passive:
-            return obj, chosen, subject
-        return subject, chosen, obj
+        found = _ability(r, subject, v) if not right else _relation(r, subject, v, right, language)
+        if found is not None:
+            return found
     return None
+
+
+def _verb_splits(words: list[str], verb: str) -> list[tuple[list[str], str, list[str]]]:
+    """The ways to read `words` as (subject words, verb, object words): around `verb` when it is given, else at
+    each word."""
+    if verb:
+        return [(words[:i], verb, words[i:]) for i in range(len(words), 0, -1)]
+    splits = [(words[:i], words[i], words[i + 1 :]) for i in range(1, len(words))]
+    # "The synapse was named by Sherrington": the auxiliary is no verb of its own
+    splits += [
+        (words[:i], words[i + 1], words[i + 2 :])
+        for i in range(1, len(words) - 3)
+        if words[i].lower() in _AUXILIARY and words[i + 2].lower() == "by"
+    ]
+    return splits
+
+
+def _ability(r: ConceptLinks, subject: str, v: str) -> tuple[str, str, str] | None:
+    """ "glial cells divide": the verb names an ability (a concept something `can`), not any concept."""
+    ability = r.linker.lookup(v) or next((c for f in _infinitives(v) if (c := r.linker.lookup(f))), None)
+    if ability is not None and _is_ability(r, ability):
+        return subject, "can", ability
+    return None
+
+
+def _relation(r: ConceptLinks, subject: str, v: str, right: list[str], language: str) -> tuple[str, str, str] | None:
+    """The statement of a verb between the subject and the whole concept the words after it name."""
+    passive = right[0].lower() == "by" and len(right) > 1  # "synapse named by Sherrington"
+    # "respirator protects against dust", «респиратор защищает от пыли»: the preposition belongs to the verb
+    prep = right[0].lower() if not passive and len(right) > 1 and right[0].lower() in PREPOSITIONS else ""
+    obj = _whole(r, " ".join(right[1:] if passive or prep else right))
+    predicates = _with_preposition(wh_predicates(f"{v} {prep}".strip(), language, r.graph()), prep)
+    if obj is None or not predicates:
+        return None
+    # named_by is read "X named by Y" when passive, and "Y named X" turned round when active.
+    chosen = next((p for p in predicates if p.endswith("_by") == passive), predicates[0])
+    if chosen.endswith("_by") and not passive:
+        return obj, chosen, subject
+    return subject, chosen, obj
 
 
 _AUXILIARY = frozenset({"is", "are", "was", "were"})

@@ -2,8 +2,9 @@
 
 It owns the caches the modes share (predicate declarations, the hierarchy mirror, the term index, the
 analogy index) and drops them after every load (its `on_load` is registered in `Brain.load_hooks`).
-`check`/`check_many` are the semantic entry points for verification; `ask` parses a question, picks the
-mode by its intent and returns an `Answer` whose text starts with the content, hedged by confidence.
+`check`/`check_many` are the semantic entry points for verification; `ask` parses a question, links it
+(nlu/understanding.py, through the `ConceptLinks` protocol this class satisfies) and answers it with the handler
+its intent has in the registry of intents.py, an `Answer` whose text starts with the content, hedged by confidence.
 A yes/no question and a claim are decided by one method, `Reasoner.decide`, so `ask` and `verify` agree.
 
 Rule ids added here on top of the deductive and causal ones: `ded.has-part` (y part_of x => x has y),

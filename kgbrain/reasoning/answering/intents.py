@@ -90,10 +90,10 @@ def handles(*intents: Intent) -> Callable[[_H], _H]:
     """Register the decorated function as the handler of `intents` (one handler per intent)."""
 
     def register(handler: _H) -> _H:
-        for intent in intents:
-            if intent in HANDLERS:
-                raise KgbrainError(f"intent {intent.value!r} already has a handler: {HANDLERS[intent].__name__}")
-            HANDLERS[intent] = handler
+        taken = [i for i in intents if i in HANDLERS]
+        if taken:
+            raise KgbrainError(f"intent {taken[0].value!r} already has a handler: {HANDLERS[taken[0]].__name__}")
+        HANDLERS.update(dict.fromkeys(intents, handler))
         return handler
 
     return register

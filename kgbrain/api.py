@@ -359,7 +359,7 @@ class Brain:
 
         if batch_size < 1:
             raise InputError(f"batch size {batch_size!r} must be at least 1")
-        path = getattr(self.store, "path", None)
+        path = self.store.path
         if path is None or not self.store.read_only:
             raise InputError(
                 "verifying with several workers needs a knowledge base file opened read-only "
@@ -401,7 +401,7 @@ class Brain:
             predicates=dict(sorted(per_predicate.items())),
             statuses=dict(sorted(statuses.items())),
             sources=len(self.store.run("sources_all")),
-            schema_version=getattr(self.store, "schema_version", 0),
+            schema_version=self.store.schema_version,
         )
 
     def resolve(self, name: str) -> str:
@@ -475,7 +475,7 @@ class Brain:
         if found is None:
             from kgbrain.reasoning.answering.reasoner import Reasoner
 
-            path = getattr(self.store, "path", None)
+            path = self.store.path
             found = Reasoner(self.store, index_dir=Path(f"{path}.reasoning") if path is not None else None)
             self.__dict__["_reasoner"] = found
             self.load_hooks.append(lambda brain, report: found.on_load(brain, report))

@@ -32,8 +32,7 @@ def data_key(store: GraphStore) -> str | None:
     Raises:
         StoreError: the store failed.
     """
-    read_counter = getattr(store, "write_counter", None)
-    counter = read_counter() if read_counter is not None else None
+    counter = store.write_counter()
     return str(counter) if counter is not None else None
 
 

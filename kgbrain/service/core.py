@@ -50,6 +50,7 @@ from kgbrain.reasoning.cognition.monitor import ResourceState
 from kgbrain.service.paging import page
 from kgbrain.service.uploads import remove_orphans, request_folder
 from kgbrain.store.delta import FactDelta
+from kgbrain.store.protocol import served
 
 T = TypeVar("T")
 
@@ -83,24 +84,19 @@ class Service:
         if self.writer is None:
             self.reader = opened
         else:
-            connect = getattr(opened.store, "connect", None)
-            if connect is None:
-                raise InputError("the service needs a Kùzu store")
-            self.reader = Brain(connect())
+            self.reader = Brain(served(opened.store).connect())
             self.writer.load_hooks.append(lambda _brain, report: self._pending.append(report))
-            store: Any = self.writer.store
+            store = served(self.writer.store)
             store.commit_guard = self._commit_window
             store.on_commit.append(self._committed)
             store.track_facts()  # the store records what each commit did to the facts: the reader applies it
         # Between two writes a named query returns the same rows: the reader keeps them (dropped at each commit).
-        cache_reads = getattr(self.reader.store, "cache_reads", None)
-        if cache_reads is not None:
-            cache_reads()
+        served(self.reader.store).cache_reads()
         if self.writer is not None:
             self.reader.reasoner.analogies.save_updates = False  # saved once, at close (`Reasoner.persist`)
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-writer")
         self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-reader")
-        self.store_path = getattr(opened.store, "path", None)
+        self.store_path = opened.store.path
 
     def warm(self) -> None:
         """Build or read back everything questions use (mirror, hierarchy, term and analogy indexes) before the
@@ -117,9 +113,7 @@ class Service:
     def announce(self, address: str) -> None:
         """Record the server's address beside the lock file (a CLI on the same path then names it)."""
         if self.writer is not None:
-            announce = getattr(self.writer.store, "announce", None)
-            if announce is not None:
-                announce(address)
+            served(self.writer.store).announce(address)
 
     def close(self) -> None:
         """Finish queued work and close both connections (the reader first: it shares the database)."""
@@ -158,12 +152,9 @@ class Service:
         reports: list[LoadReport | None] = [*self._pending] or [None]
         self._pending.clear()
         self._answers = {}
-        forget = getattr(self.reader.store, "forget_reads", None)
-        if forget is not None:
-            forget()
+        served(self.reader.store).forget_reads()
         assert self.writer is not None
-        take = getattr(self.writer.store, "take_delta", None)
-        delta: FactDelta | None = take() if take is not None else None
+        delta = served(self.writer.store).take_delta()
         for n, report in enumerate(reports):
             self.reader.changed(report, delta=delta if n == 0 else FactDelta())
 
@@ -206,12 +197,11 @@ class Service:
         """Liveness and what is open."""
 
         def run(brain: Brain) -> HealthOut:
-            counter = getattr(brain.store, "write_counter", None)
             return HealthOut(
                 status="ok",
                 read_only=self.read_only,
-                schema_version=getattr(brain.store, "schema_version", 0),
-                write_counter=counter() if counter is not None else None,
+                schema_version=brain.store.schema_version,
+                write_counter=brain.store.write_counter(),
             )
 
         return await self.read(run)

@@ -1,10 +1,18 @@
-"""The narrow interface the layers above use to talk to the graph store."""
+"""The narrow interfaces the layers above use to talk to the graph store.
+
+`GraphStore` is what reasoning, ingest and the API need; `ServedStore` adds what a server needs to run one writer
+and one reader on the same database (`served` checks that a store has it).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from kgbrain.errors import InputError
+from kgbrain.store.delta import FactDelta
 
 Row = dict[str, Any]
 
@@ -12,7 +20,24 @@ Row = dict[str, Any]
 class GraphStore(Protocol):
     """What reasoning, ingest and the API need from a graph store."""
 
-    read_only: bool
+    @property
+    def path(self) -> Path | None:
+        """The database file (None: in memory); caches beside it are named after it."""
+        ...
+
+    @property
+    def read_only(self) -> bool:
+        """Writes are refused."""
+        ...
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        ...
+
+    def write_counter(self) -> str | None:
+        """`count:token`, changed by every write; None when caches must not be keyed by it (see KuzuStore)."""
+        ...
 
     def run(self, name: str, /, **params: Any) -> list[Row]:
         """Run the named query from queries/ with exactly its parameters."""
@@ -53,3 +78,48 @@ class GraphStore(Protocol):
     def close(self) -> None:
         """Release the database."""
         ...
+
+
+@runtime_checkable
+class ServedStore(GraphStore, Protocol):
+    """What a server needs beyond `GraphStore`: a reader connection beside the writer, the reader's row cache,
+    the commit window, and what each commit did to the facts."""
+
+    # Held around each COMMIT and the `on_commit` hooks (a server holds its readers off meanwhile).
+    commit_guard: Callable[[], AbstractContextManager[object]]
+    on_commit: list[Callable[[], None]]
+
+    def connect(self) -> ServedStore:
+        """Another, read-only connection to the same open database (it sees every committed write)."""
+        ...
+
+    def cache_reads(self) -> None:
+        """Keep the rows of named queries until `forget_reads`."""
+        ...
+
+    def forget_reads(self) -> None:
+        """Drop the rows `cache_reads` kept."""
+        ...
+
+    def announce(self, address: str) -> None:
+        """Name the server that owns the database, for other processes' messages."""
+        ...
+
+    def track_facts(self) -> None:
+        """Record what every write does to the facts (see `take_delta`)."""
+        ...
+
+    def take_delta(self) -> FactDelta | None:
+        """What writes did to the facts since the last call (None: not tracking)."""
+        ...
+
+
+def served(store: GraphStore) -> ServedStore:
+    """`store` as a `ServedStore`.
+
+    Raises:
+        InputError: the store cannot be served (it lacks a `ServedStore` member).
+    """
+    if not isinstance(store, ServedStore):
+        raise InputError("the service needs a Kùzu store")
+    return store

@@ -36,7 +36,7 @@ def digest(rows: Sequence[tuple[str, str, str]], order: Sequence[Superiority]) -
 
 
 def _path(store: GraphStore) -> Path | None:
-    db = getattr(store, "path", None)
+    db = store.path
     return None if db is None else Path(f"{db}.reasoning") / _FILE
 
 
@@ -64,7 +64,7 @@ def put(store: GraphStore, key: str, program: Program) -> None:
     layers = program_strata(program)
     _remember(key, program, layers)
     path = _path(store)
-    if path is None or getattr(store, "read_only", False):
+    if path is None or store.read_only:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

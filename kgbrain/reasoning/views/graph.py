@@ -239,8 +239,7 @@ def fingerprint(store: GraphStore) -> dict[str, float]:
     Raises:
         StoreError: the store failed.
     """
-    read_counter = getattr(store, "write_counter", None)
-    counter = read_counter() if read_counter is not None else None
+    counter = store.write_counter()
     if counter is not None:
         count, token = counter.split(":")
         return {"writes": int(count), "token": int(token, 16)}

@@ -1,10 +1,16 @@
-"""KuzuStore: the Kùzu adapter, and the only module that imports kuzu.
+"""KuzuStore: a connection to a kgbrain database, with named queries, transactions, bulk COPY and the write counter.
+
+The store is three parts, as Kùzu's own Python API separates `Database` and `Connection`:
+- database.py: the file, its lock, the engine handle, the working copy of an all-or-nothing write, and
+  migrations.py, which creates or migrates the schema as the file opens;
+- this module: a connection (`KuzuStore`) that runs queries, transactions and `atomic` blocks on a database, and
+  keeps the read and prepared-statement caches and the write counter. `KuzuStore(path)` opens a database and owns
+  it; `connect()` is a second, read-only connection on the same database (a server's reader);
+- delta.py: what writes did to the facts, recorded for a server's reader.
+Every call into the engine is in engine.py (the only module that uses kuzu).
 
 Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
 - a missing `$param` silently binds to NULL, so `run` checks parameters against the query text;
-- every engine error is a bare RuntimeError, translated to StoreError once, here;
-- the buffer pool defaults to 80% of RAM, so it is capped;
-- a second writer is refused instead of waiting, so a file lock serialises processes;
 - a failing statement inside an explicit transaction rolls the transaction back by itself;
 - a COPY that fails on a duplicate primary key can leave the primary-key index unusable for the rest
   of the session, so callers must de-duplicate before `copy` (the loaders do);
@@ -23,25 +29,24 @@ caches built from the data (the reasoning mirror, the term index) are keyed by i
 
 from __future__ import annotations
 
-import fcntl
-import importlib.util  # noqa: F401  kuzu 0.11.3 uses importlib.util without importing it
-import os
 import re
-import resource
 import secrets
-import shutil
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import InputError, QueryError, SchemaVersionError, StoreError
+from kgbrain.errors import QueryError, StoreError
 from kgbrain.store import schema
-from kgbrain.store.delta import FactDelta
-from kgbrain.store.kuzu_import import PreparedStatement, kuzu
-from kgbrain.store.lock import FileLock
+from kgbrain.store.database import Database
+from kgbrain.store.delta import DeltaRecorder, FactDelta
+from kgbrain.store.engine import Session
+from kgbrain.store.migrations import WRITE_COUNTER, ensure_schema
 from kgbrain.store.queries import load_query, load_template
+from kgbrain.store.working_copy import WORK_SUFFIX
+
+__all__ = ["WORK_SUFFIX", "KuzuStore", "Row"]
 
 _template = load_template
 
@@ -64,36 +69,18 @@ _GENERATED_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 Row = dict[str, Any]
 
-DEFAULT_BUFFER_POOL_MB = 1024
-LOCK_TIMEOUT_S = 30.0
-WRITE_COUNTER = "write_counter"
 READ_CACHE_ENTRIES = 20_000  # named-query results a server's reader keeps between writes
-PREPARED_STATEMENTS = 1_000  # per connection
 # A named query that changes fact edges (they take `$subjects`): SET on the relationship of a `-[r]->` pattern.
 _FACT_UPDATE = re.compile(r"-\[r(:[^\]]*)?\]->.*\bSET\s+r\.", re.S)
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|COPY)\b")
 
 
-def env_number(name: str, default: float, *, low: float, high: float) -> float:
-    """A number from the environment, checked when a store opens (not at import, so a bad value is a message).
-
-    Raises:
-        InputError: the variable is set to something that is not a number in low..high.
-    """
-    raw = os.environ.get(name)
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = float("nan")
-    if not low <= value <= high:  # NaN fails too
-        raise InputError(f"environment variable {name}={raw[:40]!r} must be a number from {low:.10g} to {high:.10g}")
-    return value
-
-
 class KuzuStore:
-    """One Kùzu database, opened once per process, with named queries, transactions and bulk COPY."""
+    """A connection to one Kùzu database (opened once per process) with named queries, transactions and bulk COPY.
+
+    `KuzuStore(path)` opens the database and owns it (closing the store closes it); `connect()` gives a second,
+    read-only connection on the same database.
+    """
 
     def __init__(
         self,
@@ -111,105 +98,59 @@ class KuzuStore:
             SchemaVersionError: the file was written by a newer kgbrain.
             StoreError: Kùzu could not open the file.
         """
-        if buffer_pool_mb is None:
-            buffer_pool_mb = int(env_number("KGBRAIN_BUFFER_POOL_MB", DEFAULT_BUFFER_POOL_MB, low=16, high=2**20))
-        if lock_timeout_s is None:
-            lock_timeout_s = env_number("KGBRAIN_LOCK_TIMEOUT", LOCK_TIMEOUT_S, low=0, high=10**7)
-        self.path = Path(path) if path is not None else None
+        database = Database(
+            Path(path) if path is not None else None,
+            read_only=read_only,
+            buffer_pool_mb=buffer_pool_mb,
+            lock_timeout_s=lock_timeout_s,
+            on_wait=on_wait,
+        )
+        try:
+            self._attach(database, read_only=read_only, owns=True)
+        except BaseException:
+            database.close()
+            raise
+        try:
+            database.schema_version = ensure_schema(self)
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def on(cls, database: Database) -> KuzuStore:
+        """A read-only connection on an open database, which stays its opener's to close.
+
+        Raises:
+            StoreError: the engine refused the connection.
+        """
+        store = cls.__new__(cls)
+        store._attach(database, read_only=True, owns=False)
+        return store
+
+    def _attach(self, database: Database, *, read_only: bool, owns: bool) -> None:
+        self.database = database
         self.read_only = read_only
-        self._lock: FileLock | None = None
+        self._owns_database = owns
+        self._session: Session = database.session()
         self._write_lock = threading.RLock()
         self._in_tx = False
-        self._connected = False  # `connect` gave out connections to this database (then `atomic` cannot swap it)
-        self._in_atomic = False  # inside an `atomic` block: the open database is its working copy
         self._counting = False  # bump the write counter (once the Meta table exists)
-        self._shares_db = False  # a second connection (`connect`) leaves the database to its owner
         # Held around each COMMIT and the `on_commit` hooks: a server holds its readers off for that moment, so a
         # reader sees the data and the caches built from it either before a write or after it, never between.
         self.commit_guard: Callable[[], AbstractContextManager[object]] = nullcontext
         self.on_commit: list[Callable[[], None]] = []
         self._read_cache: dict[tuple[str, str], list[Row]] | None = None
-        self._prepared: tuple[Any, dict[str, Any]] | None = None
-        self._delta: FactDelta | None = None  # what committed writes did to the facts (`track_facts`)
-        self._pending_delta = FactDelta()  # what the running transaction did
-        if self.path is not None:
-            if read_only and not self.path.exists():
-                raise StoreError(f"database {str(self.path)!r} does not exist (`kgbrain init` or `load` creates one)")
-            try:
-                if not read_only:
-                    parent = next((p for p in self.path.parents if p.exists()), None)
-                    if parent is not None and not parent.is_dir():
-                        raise NotADirectoryError(20, "Not a directory", str(parent))
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._lock = FileLock(self.path, shared=read_only, timeout_s=lock_timeout_s, on_wait=on_wait)
-                self._lock.acquire()
-            except OSError as exc:
-                self._lock = None
-                where = f" ({exc.filename} is not a directory)" if isinstance(exc, NotADirectoryError) else ""
-                raise StoreError(f"cannot open database {str(self.path)!r}: {exc.strerror or exc}{where}") from exc
-        self._buffer_pool_mb = buffer_pool_mb
-        if self.path is not None and not read_only:
-            _remove_leftovers(self.path)  # a copy an interrupted `atomic` write left behind
-        try:
-            try:
-                self._open_kuzu(self.path)
-            except StoreError as exc:
-                if not (read_only and self.path is not None and "replay" in str(exc)):
-                    raise
-                self._replay_killed_write(lock_timeout_s, on_wait)
-                self._open_kuzu(self.path)
-        except StoreError:
-            self._release_lock()
-            raise
-        try:
-            self.schema_version = self._ensure_schema()
-        except BaseException:
-            self.close()
-            raise
+        self._recorder = DeltaRecorder()  # what committed writes did to the facts (`track_facts`)
 
-    def _open_kuzu(self, path: Path | None) -> None:
-        try:
-            self._db: Any = kuzu.Database(
-                str(path) if path is not None else ":memory:",
-                buffer_pool_size=self._buffer_pool_mb * 2**20,
-                read_only=self.read_only,
-            )
-            self._conn: Any = kuzu.Connection(self._db)
-        except RuntimeError as exc:
-            raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+    @property
+    def path(self) -> Path | None:
+        """The database file (None: in memory)."""
+        return self.database.path
 
-    def _replay_killed_write(self, lock_timeout_s: float, on_wait: Callable[[str], None] | None) -> None:
-        """Replay the log a killed writer left beside the file, which Kùzu refuses to do read-only.
-
-        Kùzu writes a log and shadow pages even while it opens a database read-write; a writer killed then leaves
-        them, and every read-only open fails until a read-write open replays them. A reader holding the shared lock
-        knows no writer is running, so it takes the writer's lock, opens the file read-write once, and reads on.
-
-        Raises:
-            StoreError: the log cannot be replayed here (read-only media, or a writer kept the lock).
-        """
-        assert self.path is not None
-        self._release_lock()
-        try:
-            with FileLock(self.path, shared=False, timeout_s=lock_timeout_s, on_wait=on_wait):
-                kuzu.Database(str(self.path), buffer_pool_size=self._buffer_pool_mb * 2**20).close()
-        except (OSError, RuntimeError) as exc:
-            raise StoreError(
-                f"database {str(self.path)!r} holds the log of a write that was killed, and it could not be replayed "
-                f"({exc}); run `kgbrain init` on it where it is writable"
-            ) from exc
-        self._lock = FileLock(self.path, shared=True, timeout_s=lock_timeout_s, on_wait=on_wait)
-        self._lock.acquire()
-
-    def _close_kuzu(self) -> None:
-        conn = getattr(self, "_conn", None)
-        if conn is not None:
-            conn.close()
-            self._conn = None
-        db = getattr(self, "_db", None)
-        if db is not None and not getattr(self, "_shares_db", False):
-            db.close()  # checkpoints: the file then holds everything, with no write-ahead log beside it
-        self._db = None
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the database."""
+        return self.database.schema_version
 
     # -- all-or-nothing writes ---------------------------------------------------------------
 
@@ -234,32 +175,15 @@ class KuzuStore:
         Raises:
             StoreError: the copy, the write or the swap failed; the database is as it was.
         """
-        if self.path is None or self._in_tx or self._connected or self._in_atomic:
+        database = self.database
+        gave_out_connections = self._owns_database and database.shared
+        if self.path is None or self._in_tx or gave_out_connections or database.in_working_copy:
             yield
             return
         if self.read_only:
             raise StoreError("the database is open read-only; writing needs a read-write open")
-        with self._write_lock:
-            work = self.path.with_name(self.path.name + WORK_SUFFIX)
-            _check_space(self.path, expected_bytes)
-            self._close_kuzu()
-            self._in_atomic = True
-            try:
-                _remove_leftovers(self.path)
-                _copy_file(self.path, work)
-                self._open_kuzu(work)
-                yield
-                self._close_kuzu()
-                _fsync(work)
-                work.replace(self.path)
-                _fsync(self.path.parent)
-            except OSError as exc:
-                raise StoreError(f"cannot write database {str(self.path)!r}: {exc.strerror or exc}") from exc
-            finally:
-                self._in_atomic = False
-                self._close_kuzu()
-                _remove_leftovers(self.path)
-                self._open_kuzu(self.path)
+        with self._write_lock, database.working_copy(expected_bytes=expected_bytes):
+            yield
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -289,34 +213,11 @@ class KuzuStore:
 
     def track_facts(self) -> None:
         """Record what every write does to the facts between two concepts (see `take_delta`)."""
-        self._delta = FactDelta()
+        self._recorder.track()
 
     def take_delta(self) -> FactDelta | None:
         """What writes did to the facts since the last call (None: not tracking)."""
-        delta = self._delta
-        if delta is not None:
-            self._delta = FactDelta()
-        return delta
-
-    def _record_rows(self, table: str, rows: Any) -> None:
-        source, target, props = schema.REL_TABLES[table]
-        if (source, target) != ("Concept", "Concept") or "fact_id" not in props:
-            return
-        columns = rows.rename_columns(["subject", "object", *rows.column_names[2:]]).to_pylist()
-        self._pending_delta.added += columns
-
-    def _record_update(self, params: dict[str, Any]) -> None:
-        delta = self._pending_delta
-        subjects, ids = params.get("subjects"), params.get("ids")
-        statuses, confidences = params.get("statuses"), params.get("confidences")
-        if not isinstance(subjects, list) or not isinstance(ids, list):
-            delta.unknown = True
-        elif isinstance(statuses, list) and isinstance(confidences, list):
-            for fact_id, status, confidence in zip(ids, statuses, confidences, strict=True):
-                delta.updated[fact_id] = (status, float(confidence))
-            delta.update_subjects.update(subjects)
-        else:  # a revival: the facts come back with all their columns, read again
-            delta.reread.update(subjects)
+        return self._recorder.take()
 
     def cache_reads(self) -> None:
         """Keep the rows of named queries until `forget_reads` (a server's reader: its owner calls that at every
@@ -341,9 +242,10 @@ class KuzuStore:
         null_lists = sorted(p for p in query.list_params if params[p] is None)
         if null_lists:
             raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
-        if self._delta is not None and _FACT_UPDATE.search(query.text):
-            self._record_update(params)  # (a write query runs inside a transaction: see `run`)
-        yield from _rows(self._execute(query.text, params, what=f"query {name!r}", keep=True), f"query {name!r}")
+        if self._recorder.tracking and _FACT_UPDATE.search(query.text):
+            self._recorder.update(params)  # (a write query runs inside a transaction: see `run`)
+        # A named query's statement is prepared once per connection, but not inside a transaction (see engine.py).
+        yield from self._session.rows(query.text, params, what=f"query {name!r}", prepared=not self._in_tx)
 
     def run_generated(self, text: str, /, **params: Any) -> list[Row]:
         """Run a statement generated from schema names and parameter names only (compiled rules).
@@ -361,9 +263,9 @@ class KuzuStore:
         wanted = set(_GENERATED_PARAM.findall(text))
         if set(params) != wanted:
             raise QueryError(f"generated statement: expected params {sorted(wanted)}, got {sorted(params)}")
-        if self._delta is not None and _WRITES.search(text):
-            self._pending_delta.unknown = True
-        return list(_rows(self._execute(text, params, what="generated statement"), "generated statement"))
+        if self._recorder.tracking and _WRITES.search(text):
+            self._recorder.unknown()
+        return list(self._session.rows(text, params, what="generated statement"))
 
     def iterate_table(self, template: str, table: str, /, **params: Any) -> Iterator[Row]:
         """Stream the rows of queries/templates/<template>.cypher filled with one relationship table's names.
@@ -375,9 +277,9 @@ class KuzuStore:
             StoreError: Kùzu rejected or failed the query.
         """
         text, what = _table_statement(template, table)
-        if self._delta is not None and _WRITES.search(text):
-            self._pending_delta.unknown = True
-        yield from _rows(self._execute(text, params, what=what), what)
+        if self._recorder.tracking and _WRITES.search(text):
+            self._recorder.unknown()
+        yield from self._session.rows(text, params, what=what)
 
     def arrow_table(self, template: str, table: str, /, **params: Any) -> Any:
         """The rows of queries/templates/<template>.cypher on one relationship table (as `iterate_table`) as one
@@ -390,13 +292,7 @@ class KuzuStore:
         text, what = _table_statement(template, table)
         if _WRITES.search(text):
             raise QueryError(f"{what}: arrow_table is for reads")
-        result = self._execute(text, params, what=what)
-        try:
-            return result.get_as_arrow()
-        except RuntimeError as exc:
-            raise StoreError(f"{what} failed: {exc}") from exc
-        finally:
-            result.close()
+        return self._session.arrow(text, params, what=what)
 
     def explain(self, name: str) -> None:
         """Bind and plan a named query without running it (contract tests use this).
@@ -407,36 +303,7 @@ class KuzuStore:
         """
         query = load_query(name)
         params: dict[str, Any] = {p: ([] if p in query.list_params else None) for p in query.params}
-        self._execute("EXPLAIN " + query.text, params, what=f"query {name!r}").close()
-
-    def _statement(self, text: str) -> Any:
-        # Planning a statement costs about as much as running a key-bound one (~0.7 ms each on kuzu 0.11.3), so
-        # each connection keeps its prepared statements; one that fails to prepare runs as text (same error).
-        cache = self._prepared
-        if cache is None or cache[0] is not self._conn:
-            cache = self._prepared = (self._conn, {})
-        statement = cache[1].get(text)
-        if statement is None:
-            statement = PreparedStatement(self._conn, text)
-            if not statement.is_success():
-                return text
-            if len(cache[1]) < PREPARED_STATEMENTS:
-                cache[1][text] = statement
-        return statement
-
-    def _execute(self, text: str, params: dict[str, Any], *, what: str, keep: bool = False) -> Any:
-        # `keep`: a named query's statement is prepared once per connection. Not inside a transaction (one prepared
-        # outside ended a transaction it ran in), nor generated rule statements (a reused one lost a parameter).
-        try:
-            prepared = keep and params and not self._in_tx
-            result = self._conn.execute(self._statement(text) if prepared else text, params)
-        except RuntimeError as exc:  # Kùzu reports every failure as RuntimeError("<Stage> exception: ...")
-            raise StoreError(f"{what} failed: {exc}") from exc
-        if isinstance(result, list):
-            for r in result:
-                r.close()
-            raise QueryError(f"{what} must hold exactly one statement")
-        return result
+        self._session.run("EXPLAIN " + query.text, params, what=f"query {name!r}")
 
     # -- writes ------------------------------------------------------------------------------
 
@@ -456,14 +323,13 @@ class KuzuStore:
                 yield
                 return
             before = self._bump_write_counter(writing=True) if self._counting else None
-            self._execute("BEGIN TRANSACTION", {}, what="BEGIN").close()
+            self._session.run("BEGIN TRANSACTION", {}, what="BEGIN")
             self._in_tx = True
-            if self._delta is not None:
-                self._pending_delta = FactDelta()  # what this transaction does; dropped if it rolls back
+            self._recorder.begin()  # what this transaction does; dropped if it rolls back
             try:
                 yield
             except BaseException:
-                self._rollback()
+                self._session.rollback()
                 if self._counting:
                     # The data is as it was, so the counter is too: the indexes a server or another process keyed
                     # by it stay valid (a new value here left a stopped server's saved indexes all rebuilt).
@@ -472,11 +338,10 @@ class KuzuStore:
             else:
                 self._in_tx = False
                 with self.commit_guard():
-                    self._execute("COMMIT", {}, what="COMMIT").close()
+                    self._session.run("COMMIT", {}, what="COMMIT")
                     if self._counting:
                         self._bump_write_counter(writing=False)
-                    if self._delta is not None:
-                        self._delta.merge(self._pending_delta)
+                    self._recorder.commit()
                     for hook in self.on_commit:
                         hook()
             finally:
@@ -514,16 +379,6 @@ class KuzuStore:
         value = str(rows[0]["value"]) if rows else None
         return None if value is None or value.endswith(":writing") else value
 
-    def _rollback(self) -> None:
-        try:
-            result = self._conn.execute("ROLLBACK")
-            for r in result if isinstance(result, list) else [result]:
-                r.close()
-        except RuntimeError as exc:
-            # A failed statement already made Kùzu roll the transaction back by itself.
-            if "No active transaction" not in str(exc):
-                raise StoreError(f"ROLLBACK failed: {exc}") from exc
-
     def copy(self, table: str, rows: Any) -> None:
         """Bulk-insert a pyarrow Table into a node or relationship table through COPY.
 
@@ -532,14 +387,14 @@ class KuzuStore:
         Raises:
             StoreError: COPY failed (the enclosing transaction is then rolled back).
         """
-        if table not in self._tables:
+        if table not in self.tables():
             raise QueryError(f"copy into unknown table {table!r}")
         if rows.num_rows == 0:
             return
         with self.transaction():
-            if self._delta is not None and table in schema.REL_TABLES:
-                self._record_rows(table, rows)
-            self._execute(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}").close()
+            if table in schema.REL_TABLES:
+                self._recorder.rows(table, rows)
+            self._session.run(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}")
 
     def append_rels(self, table: str, rows: Any) -> None:
         """Append relationships (a pyarrow Table: `from`, `to`, then the table's properties) safely.
@@ -555,11 +410,10 @@ class KuzuStore:
         with self.transaction():
             # On an `atomic` block's working copy a failure discards the whole copy, so the rollback trap of COPY
             # into a non-empty table cannot cost older rows: COPY (several times faster than CREATE per row).
-            if self._in_atomic or not self._rel_table_has_rows(table):
+            if self.database.in_working_copy or not self._rel_table_has_rows(table):
                 self.copy(table, rows)
                 return
-            if self._delta is not None:
-                self._record_rows(table, rows)
+            self._recorder.rows(table, rows)
             source, target, props = schema.REL_TABLES[table]
             text = _template("append_rels").replace("@TABLE@", table).replace("@FROM@", source).replace("@TO@", target)
             text = text.replace("@FROM_KEY@", schema.PRIMARY_KEYS[source]).replace(
@@ -567,197 +421,71 @@ class KuzuStore:
             )
             text = text.replace(" {@PROPS@}" if not props else "@PROPS@", ", ".join(f"{p}: {p}" for p in props))
             renamed = rows.rename_columns(["from_key", "to_key", *rows.column_names[2:]])
-            self._execute(text, {"rows": renamed}, what=f"append to {table}").close()
+            self._session.run(text, {"rows": renamed}, what=f"append to {table}")
 
     def _rel_table_has_rows(self, table: str) -> bool:
-        result = self._execute(_template("count_rels").replace("@TABLE@", table), {}, what=f"count {table}")
-        try:
-            return bool(result.get_next()[0])
-        finally:
-            result.close()
+        text = _template("count_rels").replace("@TABLE@", table)
+        return bool(self._session.first_value(text, what=f"count {table}"))
 
-    # -- schema ------------------------------------------------------------------------------
+    # -- schema (migrations.py runs through these as the database opens) ----------------------
 
-    @property
-    def _tables(self) -> set[str]:
-        result = self._execute("CALL show_tables() RETURN name", {}, what="show_tables")
-        try:
-            return {row[0] for row in result.get_all()}
-        finally:
-            result.close()
+    def tables(self) -> set[str]:
+        """Names of every table in the database.
 
-    def _ensure_schema(self) -> int:
-        latest = schema.latest_version()
-        tables = self._tables
-        if "Meta" not in tables:
-            if tables:  # someone else's Kùzu database: never add our tables to it
-                raise StoreError(
-                    f"database {str(self.path)!r} is a Kùzu database but not a kgbrain knowledge base "
-                    f"(it has tables {', '.join(sorted(tables)[:5])}); use another path"
-                )
-            if self.read_only:
-                raise StoreError(f"database {str(self.path)!r} has no kgbrain schema; run `kgbrain init` first")
-            with self.transaction():
-                for stmt in schema.create_statements():
-                    self._execute(stmt, {}, what="schema creation").close()
-                self._set_version(1)
-            self._bump_write_counter(writing=False)
-            current = 1
-        else:
-            rows = self.run("meta_get", key="schema_version")
-            text = str(rows[0]["value"]) if rows else "0"
-            if not text.isdigit():
-                raise SchemaVersionError(
-                    f"database {str(self.path)!r} has an unreadable schema version {text[:40]!r}; it is damaged"
-                )
-            current = int(text)
-            self._counting = True
-        if current > latest:
-            raise SchemaVersionError(
-                f"database {str(self.path)!r} has schema version {current}, but this kgbrain knows only up to "
-                f"{latest}; upgrade kgbrain to open it"
-            )
-        if current < latest:
-            if self.read_only:
-                raise SchemaVersionError(
-                    f"database {str(self.path)!r} has schema version {current} and needs migrating to {latest}; "
-                    "run `kgbrain init` on it once"
-                )
-            for version, statements in schema.migration_statements(current):
-                with self.transaction():
-                    for stmt in statements:
-                        self._execute(stmt, {}, what=f"migration to schema version {version}").close()
-                    self._set_version(version)
-            current = latest
+        Raises:
+            StoreError: the store failed.
+        """
+        return set(self._session.column("CALL show_tables() RETURN name", what="show_tables"))
+
+    def ddl(self, statement: str, *, what: str) -> None:
+        """Run one schema statement (creation or migration; inside `transaction`).
+
+        Raises:
+            StoreError: Kùzu rejected or failed it.
+        """
+        self._session.run(statement, {}, what=what)
+
+    def count_writes(self) -> None:
+        """From now on every write transaction bumps the write counter (the Meta table exists)."""
         self._counting = True
-        if not self.read_only and not self.run("meta_get", key=WRITE_COUNTER):
-            self._bump_write_counter(writing=False)  # written by a kgbrain without one: caches can key on it now
-        return current
 
-    def _set_version(self, version: int) -> None:
-        self.run("meta_set", key="schema_version", value=str(version))
+    def mark_written(self) -> None:
+        """Bump the write counter once, in statements of its own (outside a transaction).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self._bump_write_counter(writing=False)
 
     # -- lifetime ----------------------------------------------------------------------------
 
     def announce(self, address: str) -> None:
         """Name the server that owns this database: other processes then fail at once with its address."""
-        if self._lock is not None:
-            self._lock.announce(address)
+        if self._owns_database:
+            self.database.announce(address)
 
     def connect(self) -> KuzuStore:
         """Another connection to the same open database, flagged read-only (a server's reader).
 
         It sees every committed write of this one (Kùzu: one database, many connections, snapshot reads).
+
+        Raises:
+            StoreError: the engine refused the connection.
         """
-        other = object.__new__(KuzuStore)
-        other.path = self.path
-        other.read_only = True
-        other._lock = None
-        other._write_lock = threading.RLock()
-        other._in_tx = False
-        other._counting = False
-        other.commit_guard = nullcontext
-        other.on_commit = []
-        other._db = self._db
-        other._conn = kuzu.Connection(self._db)
-        other.schema_version = self.schema_version
-        other._shares_db = True
-        other._connected = False
-        other._read_cache = None
-        other._prepared = None
-        other._delta = None
-        other._pending_delta = FactDelta()
-        other._in_atomic = False
-        self._connected = True
-        return other
+        reader = KuzuStore.on(self.database)
+        self.database.shared = True
+        return reader
 
     def close(self) -> None:
-        """Close the connection and database, then release the file lock (idempotent)."""
-        self._close_kuzu()
-        self._release_lock()
-
-    def _release_lock(self) -> None:
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+        """Close the connection; a store that opened its database closes it and releases the file lock
+        (idempotent)."""
+        if self._owns_database:
+            self.database.close()
+        else:
+            self.database.end_session(self._session)
 
     def __enter__(self) -> KuzuStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-# The copy an `atomic` write works on, beside the database; Kùzu adds its own .wal/.shadow to it.
-WORK_SUFFIX = ".writing"
-
-
-def _remove_leftovers(path: Path) -> None:
-    """Delete what an interrupted `atomic` write left (only ever called with the write lock held)."""
-    for leftover in path.parent.glob(path.name + WORK_SUFFIX + "*"):
-        if leftover.is_dir():
-            shutil.rmtree(leftover, ignore_errors=True)
-        else:
-            leftover.unlink(missing_ok=True)
-
-
-def _copy_file(source: Path, target: Path) -> None:
-    """Copy a database file (a reflink where the file system has them: instant, and no extra space)."""
-    if source.is_dir():
-        raise StoreError(f"database {str(source)!r} is a directory; kgbrain expects a single-file Kùzu database")
-    with source.open("rb") as src, target.open("wb") as dst:
-        try:
-            fcntl.ioctl(dst.fileno(), _FICLONE, src.fileno())
-            return
-        except OSError:
-            pass  # no reflinks here (ext4, tmpfs): copy the bytes
-        size = os.fstat(src.fileno()).st_size
-        offset = 0
-        while offset < size:
-            sent = os.copy_file_range(src.fileno(), dst.fileno(), size - offset)
-            if sent == 0:
-                break
-            offset += sent
-
-
-_FICLONE = 0x40049409
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _check_space(path: Path, expected_bytes: int) -> None:
-    """Refuse a write the disk (or the process's file size limit) has no room for.
-
-    Raises:
-        StoreError: not enough room for a copy of the database plus `expected_bytes`.
-    """
-    size = path.stat().st_size
-    need = size + 2 * expected_bytes  # the copy, the write-ahead log, and the pages it checkpoints into
-    stats = os.statvfs(path.parent)
-    free = stats.f_bavail * stats.f_frsize
-    limit, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
-    largest = size + expected_bytes  # the biggest single file: the grown copy (or its log)
-    if need > free or (limit != resource.RLIM_INFINITY and largest > limit):
-        room = free if need > free else limit
-        raise StoreError(
-            f"not enough disk space to write {str(path)!r}: this needs about {need / 2**20:,.0f} MB "
-            f"and there is room for {room / 2**20:,.0f} MB; nothing was changed"
-        )
-
-
-def _rows(result: Any, what: str) -> Iterator[Row]:
-    """Stream a Kùzu result as dicts and close it; a failure while reading becomes a StoreError naming `what`."""
-    try:
-        cols = result.get_column_names()
-        while result.has_next():
-            yield dict(zip(cols, result.get_next(), strict=True))
-    except RuntimeError as exc:
-        raise StoreError(f"{what} failed: {exc}") from exc
-    finally:
-        result.close()

@@ -43,7 +43,7 @@ def test_queries_see_each_new_fact_once_inside_the_load_transaction(tmp_path: Pa
                 ids = list(added.column("fact_id"))
                 subjects = sorted(set(added.column("subject")))
                 # The trap itself, so this test notices when a Kùzu upgrade makes the guards unnecessary.
-                raw = store._execute("MATCH (s:Concept {id: 'x'})-[r]->() RETURN count(*)", {}, what="probe")
+                raw = store._session.execute("MATCH (s:Concept {id: 'x'})-[r]->() RETURN count(*)", {}, what="probe")
                 assert raw.get_next()[0] > 2  # x has two facts
                 raw.close()
 

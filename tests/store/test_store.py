@@ -17,6 +17,7 @@ import pytest
 
 from kgbrain.errors import DatabaseLocked, QueryError, SchemaVersionError, StoreError
 from kgbrain.store import KuzuStore, kuzu_store, schema
+from kgbrain.store.kuzu_import import kuzu
 from kgbrain.store.queries import Query, all_query_names, load_query, queries_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,7 +138,7 @@ def test_every_query_file_parses_and_binds_against_the_schema() -> None:
             attempts = [example] if example is not None else [_guess(query.params), nulls]
             for params in attempts:
                 try:
-                    store._execute("EXPLAIN " + query.text, params, what=name).close()
+                    store._session.execute("EXPLAIN " + query.text, params, what=name).close()
                     failures.pop(name, None)
                     break
                 except StoreError as exc:
@@ -239,7 +240,7 @@ def test_older_database_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(schema, "queries_dir", lambda: newer)
     with KuzuStore(path) as store:
         assert store.schema_version == 900
-        assert "MigratedT" in store._tables
+        assert "MigratedT" in store.tables()
         assert store.run("meta_get", key="schema_version") == [{"value": "900"}]
 
 
@@ -327,7 +328,7 @@ def _size(path: Path) -> int:
 
 def _refused_read_only(path: Path) -> bool:
     try:
-        kuzu_store.kuzu.Database(str(path), read_only=True).close()
+        kuzu.Database(str(path), read_only=True).close()
     except RuntimeError as exc:
         return "replay" in str(exc)
     return False

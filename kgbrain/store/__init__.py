@@ -1,6 +1,11 @@
-"""The store layer: the only code that imports kuzu."""
+"""The store layer: the only code that imports kuzu (engine.py holds every call into it).
+
+database.py (file, lock, engine handle, working copy) and migrations.py (schema) are the database;
+kuzu_store.py (`KuzuStore`) is a connection on it; delta.py records what writes did to the facts;
+protocol.py is what the layers above may use.
+"""
 
 from kgbrain.store.kuzu_store import KuzuStore, Row
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import GraphStore, ServedStore
 
-__all__ = ["GraphStore", "KuzuStore", "Row"]
+__all__ = ["GraphStore", "KuzuStore", "Row", "ServedStore"]

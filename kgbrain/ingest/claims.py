@@ -12,16 +12,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import InputError, InvalidRow
-from kgbrain.ingest.tabular import TABULAR_SUFFIXES, parse_json_row
+from kgbrain.ingest.cells import parse_json_row, spelled_boolean
+from kgbrain.ingest.tabular import TABULAR_SUFFIXES
 from kgbrain.knowledge import is_predicate_name
 
-_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 _ID_IN_BROKEN_JSON = re.compile(rb'"id"\s*:\s*"([^"\\]{1,200})"')
 CLAIM_FIELDS = ("id", "subject", "predicate", "object", "value", "unit", "polarity", "text", "lang")
 
@@ -105,17 +105,52 @@ def claim_from_row(row: dict[str, Any], line: int = 0) -> ClaimRow:
 
 def checked_claim(row: dict[str, Any], line: int = 0) -> ClaimRow:
     """`claim_from_row` checking every field in turn (what its shortcut for the usual row must agree with)."""
-    ident = row.get("id")
-    if ident is None or (isinstance(ident, str) and not ident.strip()):
-        ident = _line_id(line)
-    elif not isinstance(ident, (str, int)) or isinstance(ident, bool):
-        return ClaimError(_line_id(line), f"line {line}: field 'id': expected text or a number, got {ident!r}", line)
-    ident = str(ident).strip()
+    ident = _claim_id(row, line)
+    if isinstance(ident, ClaimError):
+        return ident
 
     def error(field: str | None, problem: str) -> ClaimError:
         where = f"line {line}: field {field!r}: " if field else f"line {line}: "
         return ClaimError(ident, where + problem, line)
 
+    texts = _claim_texts(row, error)
+    if isinstance(texts, ClaimError):
+        return texts
+    polarity = _claim_polarity(row.get("polarity"), error)
+    if isinstance(polarity, ClaimError):
+        return polarity
+    structured = [f for f in ("subject", "predicate", "object") if f in texts]
+    if "text" in texts:
+        if structured:
+            return error(structured[0], "give either 'text' or 'subject'/'predicate'/'object', not both")
+        return Claim(ident, polarity=polarity, text=texts["text"], lang=texts.get("lang"), line=line)
+    if not structured:
+        return error(None, "a claim needs 'text' or 'subject', 'predicate' and 'object'")
+    for field in ("subject", "predicate", "object"):
+        if field not in texts:
+            return error(field, "missing")
+    if not is_predicate_name(texts["predicate"]):
+        return error("predicate", f"{texts['predicate']!r} is not a snake_case predicate name")
+    return Claim(
+        ident, texts["subject"], texts["predicate"], texts["object"], polarity, lang=texts.get("lang"), line=line
+    )
+
+
+_Error = Callable[[str | None, str], ClaimError]
+
+
+def _claim_id(row: dict[str, Any], line: int) -> str | ClaimError:
+    # The row's id as text; a row without one is named by its line.
+    ident = row.get("id")
+    if ident is None or (isinstance(ident, str) and not ident.strip()):
+        return _line_id(line)
+    if not isinstance(ident, (str, int)) or isinstance(ident, bool):
+        return ClaimError(_line_id(line), f"line {line}: field 'id': expected text or a number, got {ident!r}", line)
+    return str(ident).strip()
+
+
+def _claim_texts(row: dict[str, Any], error: _Error) -> dict[str, str] | ClaimError:
+    # The text fields present, trimmed; a `value` becomes the object, rendered as text with its unit.
     texts: dict[str, str] = {}
     for field in ("subject", "predicate", "object", "text", "lang", "unit"):
         value = row.get(field)
@@ -134,28 +169,18 @@ def checked_claim(row: dict[str, Any], line: int = 0) -> ClaimRow:
             return error("object", "give only one of 'object' or 'value'")
         rendered = ("true" if value else "false") if isinstance(value, bool) else str(value)
         texts["object"] = f"{rendered} {texts['unit']}" if "unit" in texts else rendered
-    polarity = row.get("polarity")
+    return texts
+
+
+def _claim_polarity(polarity: Any, error: _Error) -> bool | ClaimError:
     if polarity is None or polarity == "":
-        polarity = True
-    elif isinstance(polarity, str) and polarity.strip().lower() in _BOOLEANS:
-        polarity = _BOOLEANS[polarity.strip().lower()]
-    elif not isinstance(polarity, bool):
+        return True
+    spelled = spelled_boolean(polarity) if isinstance(polarity, str) else None
+    if spelled is not None:
+        return spelled
+    if not isinstance(polarity, bool):
         return error("polarity", f"{polarity!r} is not true or false")
-    structured = [f for f in ("subject", "predicate", "object") if f in texts]
-    if "text" in texts:
-        if structured:
-            return error(structured[0], "give either 'text' or 'subject'/'predicate'/'object', not both")
-        return Claim(ident, polarity=polarity, text=texts["text"], lang=texts.get("lang"), line=line)
-    if not structured:
-        return error(None, "a claim needs 'text' or 'subject', 'predicate' and 'object'")
-    for field in ("subject", "predicate", "object"):
-        if field not in texts:
-            return error(field, "missing")
-    if not is_predicate_name(texts["predicate"]):
-        return error("predicate", f"{texts['predicate']!r} is not a snake_case predicate name")
-    return Claim(
-        ident, texts["subject"], texts["predicate"], texts["object"], polarity, lang=texts.get("lang"), line=line
-    )
+    return polarity
 
 
 def _plain_claim(row: dict[str, Any], line: int) -> Claim | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import math
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import pyarrow.json as pajson
 
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import FactColumns, LoadBatch, release_arrow_memory
+from kgbrain.ingest.cells import BOOLEANS, infer_scalar, parse_stamp
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
@@ -34,7 +34,6 @@ from kgbrain.knowledge import (
 
 _RESERVED = sorted(ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | RECORD_PREDICATES)
 _TEXT_COLUMNS = ("subject", "predicate", "object", "unit", "source", "authority", "status", "lang")
-_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 _ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, UnicodeDecodeError, ValueError)
 
 
@@ -206,9 +205,9 @@ def _polarity(table: pa.Table) -> pa.Array:
     col = table.column("polarity")
     if pa.types.is_string(col.type):
         spelled = pc.utf8_lower(pc.utf8_trim_whitespace(col))
-        if set(pc.unique(spelled).drop_null().to_pylist()) - _BOOLEANS.keys():
+        if set(pc.unique(spelled).drop_null().to_pylist()) - BOOLEANS.keys():
             raise _NotSure
-        return _array(pc.fill_null(_map_distinct(spelled, _BOOLEANS.get, pa.bool_()), True))
+        return _array(pc.fill_null(_map_distinct(spelled, BOOLEANS.get, pa.bool_()), True))
     if not (pa.types.is_boolean(col.type) or pa.types.is_null(col.type)):
         raise _NotSure
     return _array(pc.fill_null(col.cast(pa.bool_()), True))
@@ -242,12 +241,7 @@ def _timestamps(table: pa.Table, name: str) -> pa.Array:
         return _array(col.cast(pa.timestamp("us")).cast(_UTC))  # Arrow's zone-less stamps are UTC
     if not (pa.types.is_string(col.type) or pa.types.is_null(col.type)):
         raise _NotSure
-    return _map_distinct(col.cast(pa.string()), _parse_stamp, _UTC)
-
-
-def _parse_stamp(text: str) -> datetime:
-    stamp = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))  # ValueError: the slow path
-    return stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp.astimezone(timezone.utc)
+    return _map_distinct(col.cast(pa.string()), parse_stamp, _UTC)  # ValueError: the slow path
 
 
 def _literals(value: pa.ChunkedArray, *, csv_cells: bool) -> tuple[pa.Array, pa.Array]:
@@ -273,10 +267,9 @@ def _literals(value: pa.ChunkedArray, *, csv_cells: bool) -> tuple[pa.Array, pa.
         raise _NotSure
     if not csv_cells:
         return _array(value), typed("string")
-    from kgbrain.ingest.tabular import _infer_scalar  # one rule for both paths
 
     def infer(text: str) -> tuple[str, str]:
-        scalar = _infer_scalar(text)
+        scalar = infer_scalar(text)  # the row reader's rule: one for both paths
         if isinstance(scalar, int):
             return str(scalar), "integer"
         if isinstance(scalar, float):

@@ -13,19 +13,18 @@ import io
 import json
 import math
 from collections.abc import Callable, Iterator
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import LoadBatch
-from kgbrain.ingest.rdf_guards import json_depth
+from kgbrain.ingest.cells import infer_scalar, parse_json_row, parse_stamp, spelled_boolean
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     CONCEPT_KINDS,
     DECLARATION_PREDICATES,
     DEFAULT_TRUST,
-    MAX_INTEGER_DIGITS,
     PREDICATE_LINKS,
     PROPERTY_TYPES,
     RECORD_PREDICATES,
@@ -133,57 +132,6 @@ def _jsonl_rows(path: Path, progress: Progress | None) -> Iterator[tuple[int, di
             yield line_no, parse_json_row(text, path.name, line_no)
 
 
-# A facts row is one flat object; deeper nesting is refused before json.loads recurses into it.
-MAX_JSON_DEPTH = 8
-
-
-def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:
-    """One JSONL row as a dict, refusing deep nesting, huge numbers and lone surrogates with a clear error.
-
-    Raises:
-        InvalidRow: the row is not a JSON object we can take.
-    """
-    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
-        raise InvalidRow(file, line, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
-    try:
-        # One decoder for every row (json.loads builds one per call when given parse_int); json.loads's own
-        # message for a leading byte-order mark is kept by letting it see that case.
-        row = json.loads(text, parse_int=_parse_int) if text.startswith("\ufeff") else _DECODER.decode(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidRow(file, line, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
-    except _HugeNumber as exc:
-        raise InvalidRow(file, line, None, str(exc)) from None
-    if not isinstance(row, dict):
-        raise InvalidRow(file, line, None, "expected a JSON object")
-    if "\\u" in text:  # only a \uD800-style escape can smuggle a lone surrogate past UTF-8 decoding
-        for key, value in row.items():
-            if not _encodable(key) or (isinstance(value, str) and not _encodable(value)):
-                raise InvalidRow(file, line, str(key) if _encodable(str(key)) else None, "text with a lone surrogate")
-    return row
-
-
-class _HugeNumber(ValueError):
-    """A JSON number too long to be a value."""
-
-
-def _parse_int(text: str) -> int:
-    digits = len(text.lstrip("+-"))
-    if digits > MAX_INTEGER_DIGITS:
-        raise _HugeNumber(f"a number of {digits} digits is too long (at most {MAX_INTEGER_DIGITS})")
-    return int(text)
-
-
-_DECODER = json.JSONDecoder(parse_int=_parse_int)
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> Iterator[tuple[int, dict[str, Any]]]:
     with path.open("rb") as raw_fh:
         fh = io.TextIOWrapper(raw_fh, encoding="utf-8", newline="")
@@ -213,32 +161,10 @@ def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> It
                 continue
             if len(cells) != len(header):
                 raise InvalidRow(path.name, reader.line_num, None, f"expected {len(header)} cells, found {len(cells)}")
-            row = {k: _cell(v) for k, v in zip(header, cells, strict=True) if v != ""}
+            row: dict[str, Any] = {k: v for k, v in zip(header, cells, strict=True) if v != ""}
             if "value" in row and "datatype" not in row:
-                row["value"] = _infer_scalar(row["value"])
+                row["value"] = infer_scalar(row["value"])
             yield reader.line_num, row
-
-
-def _cell(text: str) -> Any:
-    return text
-
-
-def _infer_scalar(text: str) -> str | int | float:
-    """CSV cells are text; a cell that reads as a number is taken as one (write `datatype` to keep it text)."""
-    try:
-        if len(text) > MAX_INTEGER_DIGITS:
-            return text
-        return int(text) if text.lstrip("+-").isdigit() else float(text) if _looks_float(text) else text
-    except ValueError:
-        return text
-
-
-def _looks_float(text: str) -> bool:
-    try:
-        value = float(text)
-    except ValueError:
-        return False
-    return math.isfinite(value) and any(ch.isdigit() for ch in text)
 
 
 class _RowBuilder:
@@ -384,8 +310,9 @@ class _RowBuilder:
             return default
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
-            return _BOOLEANS[value.strip().lower()]
+        spelled = spelled_boolean(value) if isinstance(value, str) else None
+        if spelled is not None:
+            return spelled
         raise self.fail(line, field, f"{value!r} is not true or false")
 
     def enum(self, line: int, row: dict[str, Any], field: str, kind: Any) -> Any:
@@ -405,12 +332,9 @@ class _RowBuilder:
         if not isinstance(value, str):
             raise self.fail(line, field, f"expected an ISO 8601 date or time, got {value!r}")
         try:
-            stamp = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            return parse_stamp(value)
         except ValueError:
             raise self.fail(line, field, f"{value!r} is not an ISO 8601 date or time") from None
-        if stamp.tzinfo is None:
-            stamp = stamp.replace(tzinfo=timezone.utc)
-        return stamp.astimezone(timezone.utc)
 
     def lang(self, line: int, row: dict[str, Any]) -> str | None:
         value = row.get("lang")
@@ -442,6 +366,3 @@ class _RowBuilder:
         if problem is not None:
             raise self.fail(line, "value", f"{problem} (datatype {literal.datatype!r})")
         return literal
-
-
-_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}

@@ -1,0 +1,102 @@
+"""Cell and row parsing shared by the facts readers (tabular.py row by row, columnar.py column-wise) and the
+claims reader: one spelling of true/false, one rule for numbers in CSV cells, one reading of time stamps, one
+JSON row parser. Both facts paths must agree to the byte (tests compare them), so they share these, not copies.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timezone
+from typing import Any
+
+from kgbrain.errors import InvalidRow
+from kgbrain.ingest.rdf_guards import json_depth
+from kgbrain.knowledge import MAX_INTEGER_DIGITS
+
+# How a boolean cell may be spelled (after trimming and lower-casing).
+BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+
+
+def spelled_boolean(text: str) -> bool | None:
+    """The boolean a text cell spells (`" Yes "` is True), or None when it spells none."""
+    return BOOLEANS.get(text.strip().lower())
+
+
+def infer_scalar(text: str) -> str | int | float:
+    """CSV cells are text; a cell that reads as a number is taken as one (write `datatype` to keep it text)."""
+    try:
+        if len(text) > MAX_INTEGER_DIGITS:
+            return text
+        return int(text) if text.lstrip("+-").isdigit() else float(text) if _looks_float(text) else text
+    except ValueError:
+        return text
+
+
+def _looks_float(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return math.isfinite(value) and any(ch.isdigit() for ch in text)
+
+
+def parse_stamp(text: str) -> datetime:
+    """An ISO 8601 date or time as a UTC instant (a stamp without a zone is UTC; `Z` is accepted).
+
+    Raises:
+        ValueError: the text is not ISO 8601.
+    """
+    stamp = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    return stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp.astimezone(timezone.utc)
+
+
+# A facts row is one flat object; deeper nesting is refused before json.loads recurses into it.
+MAX_JSON_DEPTH = 8
+
+
+def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:
+    """One JSONL row as a dict, refusing deep nesting, huge numbers and lone surrogates with a clear error.
+
+    Raises:
+        InvalidRow: the row is not a JSON object we can take.
+    """
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
+        raise InvalidRow(file, line, None, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        # One decoder for every row (json.loads builds one per call when given parse_int); json.loads's own
+        # message for a leading byte-order mark is kept by letting it see that case.
+        row = json.loads(text, parse_int=_parse_int) if text.startswith("\ufeff") else _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidRow(file, line, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
+    except _HugeNumber as exc:
+        raise InvalidRow(file, line, None, str(exc)) from None
+    if not isinstance(row, dict):
+        raise InvalidRow(file, line, None, "expected a JSON object")
+    if "\\u" in text:  # only a \uD800-style escape can smuggle a lone surrogate past UTF-8 decoding
+        for key, value in row.items():
+            if not _encodable(key) or (isinstance(value, str) and not _encodable(value)):
+                raise InvalidRow(file, line, str(key) if _encodable(str(key)) else None, "text with a lone surrogate")
+    return row
+
+
+class _HugeNumber(ValueError):
+    """A JSON number too long to be a value."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise _HugeNumber(f"a number of {digits} digits is too long (at most {MAX_INTEGER_DIGITS})")
+    return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

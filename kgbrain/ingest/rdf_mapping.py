@@ -176,25 +176,8 @@ class RdfMapper:
 
     def map(self, triples: Sequence[Triple]) -> LoadBatch:
         """Map all triples of the file (they must be in memory: blank-node constructs need lookahead)."""
-        m, out = self.m, self._out
-        declared: dict[str, set[str]] = defaultdict(set)
-        blank_out: dict[str, list[int]] = defaultdict(list)
-        referenced: set[str] = set()
-        same_pairs: list[tuple[str, str]] = []
-        for i, (s, p, o) in enumerate(triples):
-            if s.startswith("_:"):
-                blank_out[s].append(i)
-            if isinstance(o, str):
-                if o.startswith("_:"):
-                    referenced.add(o)
-                elif p == _TYPE and o in m.declares:
-                    declared[m.declares[o]].add(s)
-                elif m.roles.get(p) == "SameAs" and not s.startswith("_:"):
-                    same_pairs.append((s, o))
-        self._merge_same(same_pairs)
-        self._blank_out = blank_out
-        self._consumed = bytearray(len(triples))
-        self._triples = triples
+        out = self._out
+        declared, referenced = self._survey(triples)
         terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
         properties = declared["Property"] | declared["AnnotationProperty"]
         self._datatypes = declared["Datatype"]
@@ -234,6 +217,30 @@ class RdfMapper:
                 relations.append((concept(s), p, concept(o)))
         self._blank_roots(referenced)
         return self._batch(len(triples))
+
+    def _survey(self, triples: Sequence[Triple]) -> tuple[dict[str, set[str]], set[str]]:
+        """The first pass: what each term is declared as, the blank nodes referred to, where each blank node's
+        statements are, and the owl:sameAs merges (applied before any statement maps a term)."""
+        m = self.m
+        declared: dict[str, set[str]] = defaultdict(set)
+        blank_out: dict[str, list[int]] = defaultdict(list)
+        referenced: set[str] = set()
+        same_pairs: list[tuple[str, str]] = []
+        for i, (s, p, o) in enumerate(triples):
+            if s.startswith("_:"):
+                blank_out[s].append(i)
+            if isinstance(o, str):
+                if o.startswith("_:"):
+                    referenced.add(o)
+                elif p == _TYPE and o in m.declares:
+                    declared[m.declares[o]].add(s)
+                elif m.roles.get(p) == "SameAs" and not s.startswith("_:"):
+                    same_pairs.append((s, o))
+        self._merge_same(same_pairs)
+        self._blank_out = blank_out
+        self._consumed = bytearray(len(triples))
+        self._triples = triples
+        return declared, referenced
 
     def _action(self, p: str, annotation_properties: set[str]) -> tuple[str, str]:
         """What statements with predicate `p` become, as far as the predicate alone decides."""

@@ -182,6 +182,7 @@ class Brain:
             StoreError: the store failed (the file's transaction was rolled back).
         """
         from kgbrain.ingest.batch import check_text
+        from kgbrain.ingest.formats import Kind, load_format
         from kgbrain.ingest.loader import LoadReport, load_batch
 
         if trust is not None and not 0.0 <= trust <= 1.0:
@@ -197,7 +198,7 @@ class Brain:
                 if progress is not None:
                     progress(name, done, total)
 
-            if (fmt or path.suffix.lower()) in (".dl", "dl"):
+            if load_format(path, fmt).kind is Kind.RULES:
                 with self.store.atomic():  # the rules, everything they derive and settle, or none of it
                     report = _load_rules(self.store, path)
                     if report.extra.get("rules_added") or report.extra.get("superiority_added"):
@@ -247,14 +248,12 @@ class Brain:
     def _read(
         self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]
     ) -> LoadBatch:
-        from kgbrain.ingest.tabular import TABULAR_SUFFIXES, read_facts_file
+        from kgbrain.ingest.formats import load_format
 
-        kind = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
-        if kind in ("jsonl", "csv", "tsv"):
-            return read_facts_file(path, source=source, trust=trust, fmt=kind, progress=progress)
-        from kgbrain.ingest import ontology  # rdflib is slow to import; only ontologies need it
-
-        return ontology.read_ontology(path, source=source, trust=trust, fmt=fmt, progress=progress)
+        found = load_format(path, fmt)
+        read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
+        batch: LoadBatch = read(path, source=source, trust=trust, fmt=found.name, progress=progress)
+        return batch
 
     # -- verification --------------------------------------------------------------------------
 

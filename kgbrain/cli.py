@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kgbrain.errors import InputError, KgbrainError
+from kgbrain.ingest import formats
 
 if TYPE_CHECKING:  # start-up counts: each command imports what it uses (pydantic, pyarrow, numpy are slow)
     from kgbrain.api import Brain, LoadProgress
@@ -167,7 +168,7 @@ def init(session: Session) -> None:
 @click.option(
     "--format",
     "fmt",
-    help="Override the format taken from the extension (jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq).",
+    help=f"Override the format taken from the extension ({', '.join(formats.load_names())}).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the load report as JSON.")
 @pass_session
@@ -326,7 +327,7 @@ def verify_progress() -> Iterator[Callable[[int, int], None] | None]:
     "--min-confidence", type=click.FloatRange(0, 1), default=0.0, show_default=True, help="Weaker is NOT_ENOUGH_INFO."
 )
 @click.option("--resume", is_flag=True, help="Keep the verdicts an interrupted run left in OUTPUT; verify the rest.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv"]), help="Override the file extension.")
+@click.option("--format", "fmt", type=click.Choice(formats.claims_names()), help="Override the file extension.")
 @click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True, help="Claims per batch.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_session

@@ -19,7 +19,8 @@ from typing import Any
 
 from kgbrain.errors import InputError, InvalidRow
 from kgbrain.ingest.cells import parse_json_row, spelled_boolean
-from kgbrain.ingest.tabular import TABULAR_SUFFIXES
+from kgbrain.ingest.formats import Format
+from kgbrain.ingest.formats import claims_format as _claims_format
 from kgbrain.knowledge import is_predicate_name
 
 _ID_IN_BROKEN_JSON = re.compile(rb'"id"\s*:\s*"([^"\\]{1,200})"')
@@ -58,15 +59,12 @@ ClaimRow = Claim | ClaimError
 
 
 def claims_format(path: Path, fmt: str | None = None) -> str:
-    """The claims file format: 'jsonl', 'csv' or 'tsv' (from `fmt` or the extension).
+    """The claims file format's name: 'jsonl', 'csv' or 'tsv' (from `fmt` or the extension; ingest/formats.py).
 
     Raises:
         InputError: the format is unknown.
     """
-    kind = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
-    if kind not in ("jsonl", "csv", "tsv"):
-        raise InputError(f"{str(path)!r}: unknown claims format {path.suffix!r}; use .jsonl, .csv or .tsv")
-    return kind
+    return _claims_format(path, fmt).name
 
 
 def read_claims(path: Path, fmt: str | None = None) -> Iterator[ClaimRow]:
@@ -75,10 +73,10 @@ def read_claims(path: Path, fmt: str | None = None) -> Iterator[ClaimRow]:
     Raises:
         InputError: the file is missing, of an unknown format, or its CSV/TSV header is unusable.
     """
-    kind = claims_format(path, fmt)
+    found = _claims_format(path, fmt)
     if not path.is_file():
         raise InputError(f"{str(path)!r}: no such file")
-    rows = _jsonl_rows(path) if kind == "jsonl" else _delimited_rows(path, "\t" if kind == "tsv" else ",")
+    rows = _jsonl_rows(path) if found.delimiter is None else _delimited_rows(path, found.delimiter)
     for line, row in rows:
         yield row if isinstance(row, ClaimError) else claim_from_row(row, line)
 
@@ -89,12 +87,12 @@ def count_claims(path: Path, fmt: str | None = None) -> int:
     Raises:
         InputError: the file is missing or of an unknown format.
     """
-    kind = claims_format(path, fmt)
+    found: Format = _claims_format(path, fmt)
     if not path.is_file():
         raise InputError(f"{str(path)!r}: no such file")
     with path.open("rb") as fh:
         lines = sum(1 for raw in fh if raw.strip())
-    return lines if kind == "jsonl" else max(lines - 1, 0)
+    return lines if found.delimiter is None else max(lines - 1, 0)  # a delimited file's header is no claim
 
 
 def claim_from_row(row: dict[str, Any], line: int = 0) -> ClaimRow:

@@ -22,6 +22,7 @@ import pyarrow.json as pajson
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import FactColumns, LoadBatch, release_arrow_memory
 from kgbrain.ingest.cells import BOOLEANS, infer_scalar, parse_stamp
+from kgbrain.ingest.formats import Format, Kind, of_file
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
@@ -42,7 +43,7 @@ class _NotSure(Exception):
 
 
 def read_fast(
-    path: Path, fmt: str, fields: frozenset[str], source: str, trust: float | None, builder: Any
+    path: Path, fmt: Format, fields: frozenset[str], source: str, trust: float | None, builder: Any
 ) -> LoadBatch | None:
     """Read a whole facts file column-wise, or return None to let the row-by-row reader do it.
 
@@ -59,11 +60,11 @@ def read_fast(
         return None
 
 
-def _read_table(path: Path, fmt: str, fields: frozenset[str]) -> pa.Table:
-    if fmt == "jsonl":
+def _read_table(path: Path, fmt: Format, fields: frozenset[str]) -> pa.Table:
+    delimiter = fmt.delimiter
+    if delimiter is None:
         table = pajson.read_json(path, parse_options=pajson.ParseOptions(unexpected_field_behavior="infer"))
     else:
-        delimiter = "\t" if fmt == "tsv" else ","
         with path.open(encoding="utf-8", newline="") as fh:
             header = [h.strip().lstrip("\ufeff") for h in next(csv.reader(fh, delimiter=delimiter), [])]
         if not header or not set(header) <= fields or len(set(header)) != len(header):
@@ -156,7 +157,9 @@ def _map_distinct(col: pa.ChunkedArray | pa.Array, fn: Any, out_type: pa.DataTyp
 
 
 def _is_delimited(path: Path) -> bool:
-    return path.suffix.lower() in (".csv", ".tsv")
+    # by the file's name, not the format it is read as (a CSV file read as JSON lines still has text cells)
+    found = of_file(path)
+    return found is not None and found.kind is Kind.FACTS and found.delimiter is not None
 
 
 def _text(table: pa.Table, name: str, *, required: bool = False) -> pa.ChunkedArray:

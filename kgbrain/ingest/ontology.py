@@ -22,45 +22,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import InputError, OntologyError
+from kgbrain.errors import OntologyError
 from kgbrain.ingest.batch import LoadBatch
+from kgbrain.ingest.formats import FORMATS, Kind, ontology_format
 from kgbrain.ingest.ntriples import Term, Triple, open_maybe_gzip, read_ntriples
 from kgbrain.ingest.rdf_guards import PROLOG_BYTES, check_xml_prolog, prepare_jsonld
 from kgbrain.ingest.rdf_mapping import Mapping, RdfMapper
 from kgbrain.knowledge import DEFAULT_TRUST
 from kgbrain.resources import resource_dir
 
-# --format values (and their aliases) -> rdflib format names; "nt" is read by ingest/ntriples.py.
-FORMATS = {
-    "ttl": "turtle",
-    "turtle": "turtle",
-    "nt": "nt",
-    "ntriples": "nt",
-    "n-triples": "nt",
-    "xml": "xml",
-    "rdf": "xml",
-    "owl": "xml",
-    "rdfxml": "xml",
-    "rdf/xml": "xml",
-    "json-ld": "json-ld",
-    "jsonld": "json-ld",
-    "n3": "n3",
-    "trig": "trig",
-    "nq": "nquads",
-    "nquads": "nquads",
-}
-SUFFIXES = {
-    ".ttl": "turtle",
-    ".nt": "nt",
-    ".owl": "xml",
-    ".rdf": "xml",
-    ".xml": "xml",
-    ".jsonld": "json-ld",
-    ".json": "json-ld",
-    ".n3": "n3",
-    ".trig": "trig",
-    ".nq": "nquads",
-}
+# what `source_name` strips from a file name: the RDF suffixes and the compressions
+_NAME_ENDINGS = frozenset(
+    s for f in FORMATS if f.kind is Kind.ONTOLOGY for s in (*f.suffixes, *f.unlisted_suffixes, *f.compressions)
+)
 _DATASET_FORMATS = frozenset({"trig", "nquads"})
 _MAP = "https://kgbrain.dev/rdf-mapping#"
 
@@ -80,7 +54,7 @@ def read_ontology(
         source: the source name of its facts (default: the file name without its RDF extensions, so
             `schema.ttl` and `schema.nt` are one source).
         trust: the trust of that source (default 0.5).
-        fmt: a `--format` value (see FORMATS); taken from the extension when None.
+        fmt: a `--format` value of an RDF format (ingest/formats.py); taken from the extension when None.
         progress: called with the number of bytes read so far, now and then.
 
     Raises:
@@ -105,19 +79,9 @@ def rdf_format_of(path: Path, fmt: str | None) -> str:
     Raises:
         InputError: neither names a known format.
     """
-    if fmt is not None:
-        found = FORMATS.get(fmt.lower())
-        if found is None:
-            raise InputError(f"unknown format {fmt!r}; use one of jsonl, csv, tsv, {', '.join(sorted(FORMATS))}")
-        return found
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes.pop()
-    found = SUFFIXES.get(suffixes[-1]) if suffixes else None
-    if found is None:
-        known = ", ".join(sorted([*SUFFIXES, ".jsonl", ".csv", ".tsv"]))
-        raise InputError(f"{path.name!r}: unknown file format; use an extension ({known}, optionally .gz) or --format")
-    return found
+    parser = ontology_format(path, fmt).parser
+    assert parser is not None, "every RDF format names its parser"
+    return parser
 
 
 def source_name(path: Path) -> str:
@@ -125,7 +89,7 @@ def source_name(path: Path) -> str:
     name = path.name
     while True:
         stem, dot, ext = name.rpartition(".")
-        if not dot or not stem or f".{ext.lower()}" not in {*SUFFIXES, ".gz"}:
+        if not dot or not stem or f".{ext.lower()}" not in _NAME_ENDINGS:
             return name
         name = stem
 

@@ -147,6 +147,19 @@ def parse_program(text: str, file: str = "<rules>") -> Program:
     return program
 
 
+def read_rules_file(path: Path) -> Program:
+    """Read and parse a `.dl` file (the rules format's reader, ingest/formats.py).
+
+    Raises:
+        InputError: the file cannot be read, or its first problem, as `file:line:column: problem`.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{str(path)!r}: cannot read: {exc}") from exc
+    return parse_program(text, str(path))
+
+
 def parse_rule(text: str, origin: str = "") -> Rule:
     """Parse one rule (as printed by `str(rule)`), keeping `origin` as its origin.
 

@@ -20,6 +20,7 @@ from typing import Any
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import LoadBatch
 from kgbrain.ingest.cells import infer_scalar, parse_json_row, parse_stamp, spelled_boolean
+from kgbrain.ingest.formats import Format, facts_format
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     CONCEPT_KINDS,
@@ -57,7 +58,6 @@ FIELDS = frozenset(
         "fact_id",
     }
 )
-TABULAR_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "tsv"}
 Progress = Callable[[int], None]
 
 
@@ -75,18 +75,16 @@ def read_facts_file(
         path: the file.
         source: source name for rows without one (default: the file name).
         trust: trust for rows without one (default 0.5).
-        fmt: 'jsonl', 'csv' or 'tsv'; taken from the extension when None.
+        fmt: a facts format's name ('jsonl', 'csv', 'tsv': ingest/formats.py); taken from the extension when None.
         progress: called with the number of bytes read so far, now and then.
 
     Raises:
         InvalidRow: the first malformed row (file, line, field).
     """
-    fmt = fmt or TABULAR_SUFFIXES.get(path.suffix.lower())
-    if fmt not in ("jsonl", "csv", "tsv"):
-        raise InvalidRow(path.name, 0, None, f"unknown facts format {path.suffix!r}; use .jsonl, .csv or .tsv")
+    found = facts_format(path, fmt)
     fast = read_fast(
         path,
-        fmt,
+        found,
         FIELDS,
         source or path.name,
         trust,
@@ -98,18 +96,14 @@ def read_facts_file(
         return fast
     batch = LoadBatch(file=str(path))
     builder = _RowBuilder(path.name, source or path.name, trust, batch)
-    rows = (
-        _jsonl_rows(path, progress)
-        if fmt == "jsonl"
-        else _delimited_rows(path, "\t" if fmt == "tsv" else ",", progress)
-    )
+    rows = _jsonl_rows(path, progress) if found.delimiter is None else _delimited_rows(path, found.delimiter, progress)
     for line, row in rows:
         builder.add(line, row)
     return batch
 
 
 def read_fast(
-    path: Path, fmt: str, fields: frozenset[str], source: str, trust: float | None, builder: Any
+    path: Path, fmt: Format, fields: frozenset[str], source: str, trust: float | None, builder: Any
 ) -> LoadBatch | None:
     """`columnar.read_fast`, imported on first use: verify reads claims through this module and never needs
     pyarrow (its import is a good part of a small verification's start-up)."""

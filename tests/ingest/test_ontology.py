@@ -25,8 +25,9 @@ from kgbrain.api import Brain
 from kgbrain.cli import cli
 from kgbrain.errors import InputError, OntologyError
 from kgbrain.ingest import ntriples
+from kgbrain.ingest.formats import Kind, named
 from kgbrain.ingest.ntriples import read_ntriples
-from kgbrain.ingest.ontology import FORMATS, load_mapping, read_ontology, source_name
+from kgbrain.ingest.ontology import load_mapping, read_ontology, source_name
 from kgbrain.ingest.rdf_mapping import RdfMapper, snake_case
 from kgbrain.knowledge import Literal
 from tests.conftest import FIXTURES
@@ -351,7 +352,8 @@ def test_cli_help_lists_formats_and_load_reports_skips(tmp_path: Path) -> None:
     help_text = " ".join(runner.invoke(cli, ["load", "--help"]).stdout.split())
     for fmt in ("ttl", "nt", "xml", "json-ld", "n3", "trig"):
         assert fmt in help_text
-        assert fmt in FORMATS
+        assert (found := named(fmt)) is not None
+        assert found.kind is Kind.ONTOLOGY
     db = str(tmp_path / "kb.kuzu")
     result = runner.invoke(cli, ["--db", db, "load", str(ZOO), "--json"])
     assert result.exit_code == 0, result.stderr

@@ -12,13 +12,11 @@ from datetime import datetime
 from pathlib import Path
 
 from kgbrain.errors import InputError
-from kgbrain.ingest.rule_syntax import check_program, parse_program, parse_rule
+from kgbrain.ingest.rule_syntax import check_program, parse_rule, read_rules_file
 from kgbrain.reasoning.rules.derivations import RunReport
 from kgbrain.reasoning.rules.materialisation import materialise
 from kgbrain.ruleset import Atom, Const, Program, Rule, Superiority
 from kgbrain.store.protocol import GraphStore
-
-RULE_SUFFIXES = (".dl",)
 
 
 @dataclass(slots=True)
@@ -145,11 +143,7 @@ def load_rules_file(store: GraphStore, path: Path) -> RulesReport:
         InputError: the file cannot be read or parsed, or clashes with stored rules.
         StoreError: the store failed.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{str(path)!r}: cannot read: {exc}") from exc
-    program = parse_program(text, str(path))
+    program = read_rules_file(path)
     report = RulesReport(file=str(path), rules_read=len(program.rules))
     combined, new, report.superiority_added = save_program(store, program)
     report.rules_added = len(new)

@@ -16,6 +16,7 @@ from typing import Any
 
 from kgbrain.language import display_name
 from kgbrain.output.dialogue import cite, hedge, phrase, render
+from kgbrain.output.wording import clarifying_question
 from kgbrain.reasoning.answering.reasoner import SourceRef
 from kgbrain.reasoning.cognition.hypotheses import Hypothesis, HypothesisType
 from kgbrain.reasoning.cognition.loop import CognitiveResult
@@ -167,39 +168,15 @@ class Responder:
         """
         if result.reply is not None and _kind(result.reply) in _OWN_WORDS.get(result.decision.action, _NOTHING):
             return self._reply(result)
-        lang = _lang(result)
-        t = TEXT[lang]
+        t = TEXT[_lang(result)]
         action = result.decision.action
-        confidence = result.confidence
-        refs = self.cited(result)
-        sources = cite(refs, lang)
         parts: list[str]
-        if action is ActionType.RESPOND_DIRECT:
-            parts = [self.content(result), sources]
-        elif action is ActionType.RESPOND_HEDGED:
-            hedged = _hedge(self.content(result), confidence, lang)
-            if confidence > MEDIUM_CONFIDENCE:
-                parts = [hedged, t["confidence"].format(p=confidence), sources]
-            else:
-                top = refs[0].name if refs else None
-                parts = [hedged, t["check_source"].format(source=top) if top else "", sources]
+        if action in (ActionType.RESPOND_DIRECT, ActionType.RESPOND_HEDGED):
+            parts = self._answer(result, self.content(result))
         elif action is ActionType.ASK_CLARIFICATION:
-            answer = result.answer or next(
-                (a for a in result.answers if a.data.get("kind") in ("unknown_concept", "ambiguous")), None
-            )
-            if answer is not None and answer.data.get("kind") in ("unknown_concept", "ambiguous"):
-                parts = [body(answer)]
-            else:
-                parts = [t["clarify"].format(q=result.clarification or "")]
+            parts = [self._clarify(result)]
         elif action in (ActionType.LEARN, ActionType.CORRECT):
-            h = result.selected
-            named = set(result.retrieval.concepts)
-            stated = h is not None and len(set(h.concepts)) >= 2 and set(h.concepts) <= named  # the user's statement
-            if action is ActionType.LEARN and h is not None and stated and h.evidence_for and h.polarity:
-                parts = [t["known"].format(x=self.statement(h, lang)), sources]  # nothing new to store
-            else:
-                what = result.question.strip().rstrip(".!?")
-                parts = [t["propose_learn" if action is ActionType.LEARN else "propose_correct"].format(x=what)]
+            parts = self._propose(result)
         else:  # refuse, or a seeking action left as final: say what is missing, claim nothing done
             gap = ", ".join(result.uncertainty.missing_concepts or result.retrieval.unknown_words)
             parts = [t["refuse"], t["gap"].format(x=gap) if gap else ""]
@@ -209,31 +186,55 @@ class Responder:
             parts.append(t["limited"])
         return " ".join(p for p in parts if p).strip()
 
+    def _answer(self, result: CognitiveResult, content: str) -> list[str]:
+        """An answer's parts: its content (hedged by confidence when the action is hedged) and its sources."""
+        lang = _lang(result)
+        t = TEXT[lang]
+        confidence = result.confidence
+        refs = self.cited(result)
+        sources = cite(refs, lang)
+        if result.decision.action is ActionType.RESPOND_DIRECT:
+            return [content, sources]
+        hedged = _hedge(content, confidence, lang)
+        if confidence > MEDIUM_CONFIDENCE:
+            return [hedged, t["confidence"].format(p=confidence), sources]
+        top = refs[0].name if refs else None
+        return [hedged, t["check_source"].format(source=top) if top else "", sources]
+
+    def _clarify(self, result: CognitiveResult) -> str:
+        """The clarifying question: the reasoner's own words for an unknown name, else the loop's question."""
+        answer = result.answer or next(
+            (a for a in result.answers if a.data.get("kind") in ("unknown_concept", "ambiguous")), None
+        )
+        if answer is not None and answer.data.get("kind") in ("unknown_concept", "ambiguous"):
+            return body(answer)
+        lang = _lang(result)
+        asked = result.clarification
+        return TEXT[lang]["clarify"].format(q=clarifying_question(asked, lang) if asked is not None else "")
+
+    def _propose(self, result: CognitiveResult) -> list[str]:
+        """Learning or correcting, proposed and never claimed done; a fact already known is said to be known."""
+        lang = _lang(result)
+        t = TEXT[lang]
+        action = result.decision.action
+        h = result.selected
+        named = set(result.retrieval.concepts)
+        stated = h is not None and len(set(h.concepts)) >= 2 and set(h.concepts) <= named  # the user's statement
+        if action is ActionType.LEARN and h is not None and stated and h.evidence_for and h.polarity:
+            return [t["known"].format(x=self.statement(h, lang)), cite(self.cited(result), lang)]  # nothing new
+        what = result.question.strip().rstrip(".!?")
+        return [t["propose_learn" if action is ActionType.LEARN else "propose_correct"].format(x=what)]
+
     def _reply(self, result: CognitiveResult) -> str:
         """The reasoner's answer to the question as asked, hedged by its own confidence (seed 000 templates).
 
         Nothing here depends on Ring 2 or on the resources, so the text is the same on a busy and an idle
         machine; the loop's extra hypotheses and any limit it hit stay in the trace.
         """
-        lang = _lang(result)
-        t = TEXT[lang]
-        reply = result.reply
-        content = self.content(result)
-        refs = self.cited(result)
-        sources = cite(refs, lang)
-        action = result.decision.action
-        confidence = result.confidence
-        if action is ActionType.RESPOND_DIRECT:
-            parts = [content, sources]
-        elif action is ActionType.RESPOND_HEDGED:
-            hedged = _hedge(content, confidence, lang)
-            if confidence > MEDIUM_CONFIDENCE:
-                parts = [hedged, t["confidence"].format(p=confidence), sources]
-            else:
-                top = refs[0].name if refs else None
-                parts = [hedged, t["check_source"].format(source=top) if top else "", sources]
+        if result.decision.action in (ActionType.RESPOND_DIRECT, ActionType.RESPOND_HEDGED):
+            parts = self._answer(result, self.content(result))
         else:  # a clarification or "I don't know": the reasoner's own words say what is missing or was checked
-            parts = [body(reply)]
+            parts = [body(result.reply)]
         return " ".join(p for p in parts if p).strip()
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.output.responder import _hedge
+from kgbrain.reasoning.cognition.clarify import Clarification, ClarificationKind
 from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 from kgbrain.reasoning.cognition.selection import ActionDecision, ActionType
 
@@ -95,5 +96,7 @@ def test_a_known_fact_is_not_proposed_again(demo: Brain) -> None:
 def test_a_clarifying_question_without_an_unknown_concept(demo: Brain) -> None:
     brain = calm(demo)
     result = brain.cognition.loop.run("Что такое нейрон?")
-    asked = dataclasses.replace(_with(result, ActionType.ASK_CLARIFICATION), clarification="О каком нейроне речь?")  # type: ignore[type-var]
-    assert brain.cognition.pipeline.responder.respond(asked) == "Уточните, пожалуйста: О каком нейроне речь?"
+    # The loop says what to ask as data; the responder words it (kgbrain.output.wording).
+    which = Clarification(ClarificationKind.WHICH_CONCEPT)
+    asked = dataclasses.replace(_with(result, ActionType.ASK_CLARIFICATION), clarification=which)  # type: ignore[type-var]
+    assert brain.cognition.pipeline.responder.respond(asked) == "Уточните, пожалуйста: О каком понятии идёт речь?"

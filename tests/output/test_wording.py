@@ -8,6 +8,8 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.output.dialogue import phrase
+from kgbrain.output.wording import clarifying_question
+from kgbrain.reasoning.cognition.clarify import Clarification, ClarificationKind
 from kgbrain.reasoning.cognition.monitor import ResourceMonitor
 from tests.conftest import write_jsonl
 
@@ -110,3 +112,39 @@ def test_plurals_and_inflections_link_to_their_concept(tmp_path: Path) -> None:
         assert b.resolve("Tumpuses") == "tumpus"
         assert b.resolve("нейронами") == "нейрон"
         assert b.resolve("клетки") == "клетка"
+
+
+@pytest.mark.parametrize(
+    ("asked", "ru", "en"),
+    [
+        (
+            Clarification(ClarificationKind.WHICH_SOURCE, ("a", "b"), ("c",)),
+            "Источники расходятся — какому доверять: a, b или c?",
+            "The sources disagree — which should I trust: a, b or c?",
+        ),
+        (
+            Clarification(ClarificationKind.DID_YOU_MEAN, ("нейрон", "нейрит")),
+            "Вы имели в виду «нейрон», «нейрит»?",
+            "Did you mean 'нейрон', 'нейрит'?",
+        ),
+        (Clarification(ClarificationKind.WHICH_CONCEPT), "О каком понятии идёт речь?", "Which concept do you mean?"),
+        (Clarification(ClarificationKind.WHAT_IS, ("zorblax",)), "Что такое «zorblax»?", "What is 'zorblax'?"),
+    ],
+)
+def test_each_clarifying_question_is_worded_in_both_languages(asked: Clarification, ru: str, en: str) -> None:
+    assert clarifying_question(asked, "ru") == ru
+    assert clarifying_question(asked, "en") == en
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "names"),
+    [
+        ("Что такое нейон?", ClarificationKind.DID_YOU_MEAN, ("нейрон", "нейроны", "нейрогенез")),
+        ("Что такое флогистон?", ClarificationKind.WHICH_CONCEPT, ()),
+        ("Is a zorblax a cell?", ClarificationKind.WHAT_IS, ("zorblax",)),
+    ],
+)
+def test_the_loop_says_what_to_ask_as_data(
+    demo: Brain, question: str, kind: ClarificationKind, names: tuple[str, ...]
+) -> None:
+    assert demo.think(question).result.clarification == Clarification(kind, names)

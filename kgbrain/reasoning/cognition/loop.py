@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from kgbrain.config import Config
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retrieval, Retriever
+from kgbrain.reasoning.cognition.clarify import Clarification, clarification, what_is
 from kgbrain.reasoning.cognition.goals import Goal, GoalManager, GoalStatus, GoalType
 from kgbrain.reasoning.cognition.hypotheses import (
     Conclusion,
@@ -120,7 +121,7 @@ class CognitiveResult:
     decision: ActionDecision
     uncertainty: UncertaintyReport
     contradictions: list[str]
-    clarification: str | None
+    clarification: Clarification | None  # the question to ask, as data (kgbrain.output.wording words it)
     suggestions: tuple[str, ...]
     confidence: float
     answers: list[Any] = field(default_factory=list)  # the reasoner's Answers consulted
@@ -135,6 +136,9 @@ class CognitiveResult:
     def answer(self) -> Any:
         """The reasoner Answer behind the selected hypothesis (None for a direct statement)."""
         return self.selected.payload if self.selected is not None else None
+
+
+_Part = tuple[str, Trace, float]  # a conclusion's statement, its trace and its confidence
 
 
 def conclusions_of(answer: Any, packs: dict[str, EvidencePack] | None = None) -> list[Conclusion]:
@@ -152,29 +156,13 @@ def conclusions_of(answer: Any, packs: dict[str, EvidencePack] | None = None) ->
     analogy_unsupported = kind is HypothesisType.ANALOGICAL and not data.get("supported")
     opposing: tuple[str, ...] = ()
     supporting: tuple[str, ...] | None = None
+    parts: list[_Part]
     if data.get("kind") in ("check", "value_check"):
-        value = "predicate" not in data  # a value_check names its attribute and the value asked about
-        predicate, obj = (data["attribute"], data["value"]) if value else (data["predicate"], data["object"])
-        statement = f"{data['subject']} {'NOT ' if refuted else ''}{predicate} {obj}"
-        parts = [(statement, trace, float(answer.confidence))]
+        parts = [(_checked_statement(data, refuted), trace, float(answer.confidence))]
         if getattr(answer, "outcome", None) is Outcome.CONFLICTING and packs:
-            claimed = not refuted
-            facts = [f for f in trace.fact_ids if f in packs]
-            supporting = tuple(f for f in facts if packs[f].fact.polarity == claimed)
-            opposing = tuple(f for f in facts if packs[f].fact.polarity != claimed)
+            supporting, opposing = _split_by_polarity(trace, packs, claimed=not refuted)
     elif kind is HypothesisType.CAUSAL:
-        parts = []
-        current: list[Step] = []
-        for step in trace.steps:
-            if step.rule.endswith(".conclusion"):
-                concepts, predicates = chain_of_steps((*current, step))
-                chain = " ".join([concepts[0], *(f"{p} {c}" for p, c in zip(predicates, concepts[1:], strict=True))])
-                parts.append((chain if predicates else step.conclusion, Trace((*current, step)), step.confidence))
-                current = []
-            else:
-                current.append(step)
-        if current or not parts:
-            parts.append((trace.steps[-1].conclusion, Trace(tuple(current) or trace.steps), float(answer.confidence)))
+        parts = _causal_parts(trace, float(answer.confidence))
     else:
         heads = [s for s in trace.steps if s.rule.endswith((".definition", ".hypothesis", ".conclusion"))]
         parts = [((heads or list(trace.steps))[-1 if not heads else 0].conclusion, trace, float(answer.confidence))]
@@ -192,6 +180,40 @@ def conclusions_of(answer: Any, packs: dict[str, EvidencePack] | None = None) ->
         )
         for statement, part, confidence in parts
     ]
+
+
+def _checked_statement(data: dict[str, Any], refuted: bool) -> str:
+    """A yes/no check as a statement (`subject [NOT ]predicate object`); a value_check names its attribute."""
+    value = "predicate" not in data  # a value_check names its attribute and the value asked about
+    predicate, obj = (data["attribute"], data["value"]) if value else (data["predicate"], data["object"])
+    return f"{data['subject']} {'NOT ' if refuted else ''}{predicate} {obj}"
+
+
+def _split_by_polarity(
+    trace: Trace, packs: dict[str, EvidencePack], *, claimed: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The trace's facts that state what the check claims, and those that state the opposite."""
+    facts = [f for f in trace.fact_ids if f in packs]
+    supporting = tuple(f for f in facts if packs[f].fact.polarity == claimed)
+    opposing = tuple(f for f in facts if packs[f].fact.polarity != claimed)
+    return supporting, opposing
+
+
+def _causal_parts(trace: Trace, confidence: float) -> list[_Part]:
+    """One part per causal path: the steps up to each `.conclusion` step, read as a chain; the rest last."""
+    parts: list[_Part] = []
+    current: list[Step] = []
+    for step in trace.steps:
+        if step.rule.endswith(".conclusion"):
+            concepts, predicates = chain_of_steps((*current, step))
+            chain = " ".join([concepts[0], *(f"{p} {c}" for p, c in zip(predicates, concepts[1:], strict=True))])
+            parts.append((chain if predicates else step.conclusion, Trace((*current, step)), step.confidence))
+            current = []
+        else:
+            current.append(step)
+    if current or not parts:
+        parts.append((trace.steps[-1].conclusion, Trace(tuple(current) or trace.steps), confidence))
+    return parts
 
 
 def contradiction_scan(packs: Sequence[EvidencePack]) -> list[str]:
@@ -230,6 +252,21 @@ def resolve_by_trust(h: Hypothesis, packs: dict[str, EvidencePack]) -> Hypothesi
     if con - pro > SOURCE_CONFLICT_GAP:
         return replace(h, evidence_for=(), score=None)
     return h
+
+
+@dataclass(frozen=True, slots=True)
+class _Ending:
+    """How a cycle's rings and iterations ended: what `CognitiveLoop._conclude` weighs."""
+
+    goal: Goal
+    salience: SalienceScore
+    resources: ResourceState
+    triggers: list[str]  # why Ring 2 was due
+    ring2_blocked: bool
+    outcome: CognitiveOutcome
+    replans: list[str]
+    started: float  # perf_counter() when the cycle began
+    goal_type: GoalType | None  # as the caller gave it (None: the text is a question)
 
 
 class _Cycle:
@@ -467,7 +504,8 @@ class CognitiveLoop:
         # Blocked either before Ring 2 could run or by the stop conditions while it was still due.
         blocked = bool(triggers) and (not resources.ring2_allowed or outcome is CognitiveOutcome.RESOURCE_BLOCKED)
         blocked = blocked and cycle.ring == 1
-        return self._conclude(cycle, goal, salience, resources, triggers, blocked, outcome, replans, started, goal_type)
+        end = _Ending(goal, salience, resources, triggers, blocked, outcome, replans, started, goal_type)
+        return self._conclude(cycle, end)
 
     def _open_goal(
         self, parsed: Question, retrieval: Retrieval, goal_type: GoalType | None, priority: float
@@ -513,102 +551,46 @@ class CognitiveLoop:
             cycle.execute(new_plan, resources)
             step = new_plan.steps[-1]
 
-    def _conclude(
-        self,
-        cycle: _Cycle,
-        goal: Goal,
-        salience: SalienceScore,
-        resources: ResourceState,
-        triggers: list[str],
-        ring2_blocked: bool,
-        outcome: CognitiveOutcome,
-        replans: list[str],
-        started: float,
-        goal_type: GoalType | None,
-    ) -> CognitiveResult:
+    def _conclude(self, cycle: _Cycle, end: _Ending) -> CognitiveResult:
         """Select the answer and the action, close the goal and record the cycle."""
-        question, intent, lang = cycle.question, cycle.intent, cycle.parsed.language
-        kind = goal.goal_type
-        retrieval = cycle.retrieval
-        # The reasoner's answer to the question as asked decides, never a loose statement; a sentence that is
-        # no question (a fact to learn, a topic to explore) is left to the loop's own hypotheses.
-        reply = cycle.answers[0] if cycle.answers and (intent != "unknown" or goal_type is None) else None
-        best = best_hypothesis(cycle.hypotheses, intent)
-        if reply is not None:
-            own = [h for h in cycle.hypotheses if h.payload is reply]
-            best = own[0] if own else None  # the first is the reasoner's best (its best causal path)
-        clarification = self.clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, lang)
-        if cycle.guessed and clarification is None:  # the concepts were guessed from similar names: ask first
-            clarification = self.clarification(retrieval, tuple(cycle.guessed), None, lang)
-        unknown = next((a for a in cycle.answers if _kind(a) in ("unknown_concept", "ambiguous")), None)
-        if unknown is not None:  # "Is a zorblax a cell?": facts about cells do not answer it; ask instead
-            clarification = self.clarification(retrieval, cycle.suggestions, None, lang) or _what_is(unknown, lang)
-        score = best.score if best is not None else None
-        situation = Situation(
-            goal_type=kind.value,
-            best_score=cycle.state.best_score,
-            has_evidence=bool(retrieval.packs) and best is not None,
-            evidence_coverage=score.evidence_coverage if score else 0.0,
-            knowledge_coverage=retrieval.known_fraction,
-            contradictions=len(cycle.state.contradiction_flags),
-            clarification=clarification,
-            searched="retrieve_alternative" in cycle.plan,
-            gathered=cycle.ring == 2,
-            explored=cycle.ring == 2,
-            guessed=bool(cycle.guessed),
-            unknown_concept=unknown is not None,
-        )
-        decision = self.selector.select(situation, resources, final=True)
+        reply, best = _chosen(cycle, end.goal_type)
+        clarification, unknown = self._clarification(cycle, best)
+        situation = _situation(cycle, end.goal, best, clarification, unknown=unknown is not None)
+        decision = self.selector.select(situation, end.resources, final=True)
         confidence = cycle.state.best_score
         if reply is not None:
             # One decision: the answer's verdict and confidence are the reasoner's (as in verify), whatever the
             # loop's scoring or the resources; the loop's own choice stays in the trace as an alternative.
             confidence = float(reply.confidence)
             decision = replace(decision, action=REPLY_ACTIONS.get(str(reply.action), decision.action))
-        uncertainty = evaluate_uncertainty(
+        uncertainty = _uncertainty(
+            cycle,
+            best,
             confidence,
-            lang,
-            # Unknown words are missing concepts only when nothing was named or the reasoner found a name unknown
-            # ("важны" in a question about neurons is not a gap in the knowledge base).
-            missing_concepts=retrieval.unknown_words
-            if not retrieval.concepts or any(_kind(a) == "unknown_concept" for a in cycle.answers)
-            else (),
-            contradictions=len(cycle.state.contradiction_flags),
-            mean_trust=score.source_trust if score else None,
-            mean_freshness=1.0 - score.staleness if score else None,
-            chain_steps=len(best.reasoning_steps) if best else 0,
             has_evidence=situation.has_evidence,
-            resource_constrained=ring2_blocked and reply is None,
+            constrained=end.ring2_blocked and reply is None,
         )
-        sub_goals = self.knowledge_gaps(goal, retrieval) if kind is GoalType.EXPLORE_TOPIC else []
-        if sub_goals:
-            cycle.plan.extend(["find_knowledge_gaps", "create_sub_goals"])
-        cycle.plan.append("build_response")
-        if goal.status is not GoalStatus.FAILED:
-            if outcome in NORMAL_OUTCOMES or outcome is CognitiveOutcome.GOAL_COMPLETED:
-                self.goals.complete(goal.goal_id)
-            else:
-                self.goals.fail(goal.goal_id, outcome.value)
-        self.working_memory.append(question)
+        sub_goals = self._close(cycle, end)
+        retrieval = cycle.retrieval
         return CognitiveResult(
-            question=question,
-            language=lang,
-            intent=intent,
+            question=cycle.question,
+            language=cycle.parsed.language,
+            intent=cycle.intent,
             cycle_id=f"cycle_{next(self._cycles):04d}",
-            goal=goal,
-            goal_chain=[self.goals.tree[g] for g in _ancestry(self.goals, goal)],
+            goal=end.goal,
+            goal_chain=[self.goals.tree[g] for g in _ancestry(self.goals, end.goal)],
             plan=cycle.plan,
-            salience=salience,
-            resources=resources,
+            salience=end.salience,
+            resources=end.resources,
             ring=cycle.ring,
-            ring2_triggers=triggers,
-            ring2_blocked=ring2_blocked,
+            ring2_triggers=end.triggers,
+            ring2_blocked=end.ring2_blocked,
             retrieval=retrieval,
             hypotheses=cycle.hypotheses,
             selected=best,
             state=cycle.state,
-            outcome=outcome,
-            replans=replans,
+            outcome=end.outcome,
+            replans=end.replans,
             decision=decision,
             uncertainty=uncertainty,
             contradictions=list(cycle.state.contradiction_flags),
@@ -617,12 +599,38 @@ class CognitiveLoop:
             confidence=confidence,
             answers=cycle.answers,
             conflict_records=sorted(cycle.conflicts.values()),
-            duration_ms=(time.perf_counter() - started) * 1000.0,
-            notes=[*(["ring 2 blocked by the resource monitor"] if ring2_blocked else []), *retrieval.notes],
+            duration_ms=(time.perf_counter() - end.started) * 1000.0,
+            notes=[*(["ring 2 blocked by the resource monitor"] if end.ring2_blocked else []), *retrieval.notes],
             sub_goals=sub_goals,
             subject_text=cycle.parsed.subject,
             reply=reply,
         )
+
+    def _clarification(self, cycle: _Cycle, best: Hypothesis | None) -> tuple[Clarification | None, Any]:
+        """The clarifying question to ask (or None), and the reasoner's answer that found a name unknown."""
+        retrieval, floor = cycle.retrieval, self.config.policy.min_confidence
+        asked = clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, floor)
+        if cycle.guessed and asked is None:  # the concepts were guessed from similar names: ask first
+            asked = clarification(retrieval, tuple(cycle.guessed), None, floor)
+        unknown = next((a for a in cycle.answers if _kind(a) in ("unknown_concept", "ambiguous")), None)
+        if unknown is not None:  # "Is a zorblax a cell?": facts about cells do not answer it; ask instead
+            asked = clarification(retrieval, cycle.suggestions, None, floor) or what_is(unknown)
+        return asked, unknown
+
+    def _close(self, cycle: _Cycle, end: _Ending) -> list[Goal]:
+        """Finish the plan and close the goal; an explored topic's knowledge gaps become its sub-goals."""
+        goal = end.goal
+        sub_goals = self.knowledge_gaps(goal, cycle.retrieval) if goal.goal_type is GoalType.EXPLORE_TOPIC else []
+        if sub_goals:
+            cycle.plan.extend(["find_knowledge_gaps", "create_sub_goals"])
+        cycle.plan.append("build_response")
+        if goal.status is not GoalStatus.FAILED:
+            if end.outcome in NORMAL_OUTCOMES or end.outcome is CognitiveOutcome.GOAL_COMPLETED:
+                self.goals.complete(goal.goal_id)
+            else:
+                self.goals.fail(goal.goal_id, end.outcome.value)
+        self.working_memory.append(cycle.question)
+        return sub_goals
 
     def record_outcome(self, result: CognitiveResult, success: bool) -> None:
         """store_episode: count the chosen action's outcome in the success history.
@@ -681,31 +689,64 @@ class CognitiveLoop:
                     names.append(name)
         return found, names
 
-    def clarification(
-        self, retrieval: Retrieval, suggestions: Sequence[str], best: Hypothesis | None, lang: str
-    ) -> str | None:
-        """One short clarifying question when a needed parameter is missing or unknown (seed 004)."""
-        if best is not None and best.evidence_against:
-            packs = retrieval.by_fact
-            pro = sorted({s for f in best.evidence_for if f in packs for s in packs[f].source_refs})
-            con = sorted({s for f in best.evidence_against if f in packs for s in packs[f].source_refs})
-            if pro and con:
-                if lang == "ru":
-                    return f"Источники расходятся — какому доверять: {', '.join(pro)} или {', '.join(con)}?"
-                return f"The sources disagree — which should I trust: {', '.join(pro)} or {', '.join(con)}?"
-        if best is not None and best.belief >= self.config.policy.min_confidence:
-            return None
-        if suggestions:
-            names = ", ".join((f"«{s}»" if lang == "ru" else f"'{s}'") for s in suggestions[:3])
-            return f"Вы имели в виду {names}?" if lang == "ru" else f"Did you mean {names}?"
-        if not retrieval.concepts and retrieval.content_words:
-            return "О каком понятии идёт речь?" if lang == "ru" else "Which concept do you mean?"
-        return None
+
+def _chosen(cycle: _Cycle, goal_type: GoalType | None) -> tuple[Any, Hypothesis | None]:
+    """The reasoner's reply that decides (or None) and the hypothesis selected.
+
+    The reasoner's answer to the question as asked decides, never a loose statement; a sentence that is no
+    question (a fact to learn, a topic to explore) is left to the loop's own hypotheses.
+    """
+    reply = cycle.answers[0] if cycle.answers and (cycle.intent != "unknown" or goal_type is None) else None
+    best = best_hypothesis(cycle.hypotheses, cycle.intent)
+    if reply is not None:
+        own = [h for h in cycle.hypotheses if h.payload is reply]
+        best = own[0] if own else None  # the first is the reasoner's best (its best causal path)
+    return reply, best
 
 
-def _what_is(answer: Any, lang: str) -> str:
-    name = str((getattr(answer, "data", None) or {}).get("name", ""))
-    return f"Что такое «{name}»?" if lang == "ru" else f"What is '{name}'?"
+def _situation(
+    cycle: _Cycle, goal: Goal, best: Hypothesis | None, clarification: Clarification | None, *, unknown: bool
+) -> Situation:
+    """What the action selector weighs at the end of the cycle."""
+    retrieval = cycle.retrieval
+    score = best.score if best is not None else None
+    return Situation(
+        goal_type=goal.goal_type.value,
+        best_score=cycle.state.best_score,
+        has_evidence=bool(retrieval.packs) and best is not None,
+        evidence_coverage=score.evidence_coverage if score else 0.0,
+        knowledge_coverage=retrieval.known_fraction,
+        contradictions=len(cycle.state.contradiction_flags),
+        clarification=clarification,
+        searched="retrieve_alternative" in cycle.plan,
+        gathered=cycle.ring == 2,
+        explored=cycle.ring == 2,
+        guessed=bool(cycle.guessed),
+        unknown_concept=unknown,
+    )
+
+
+def _uncertainty(
+    cycle: _Cycle, best: Hypothesis | None, confidence: float, *, has_evidence: bool, constrained: bool
+) -> UncertaintyReport:
+    """The answer's uncertainty report (seed 001): where the doubt in `confidence` comes from."""
+    retrieval = cycle.retrieval
+    score = best.score if best is not None else None
+    return evaluate_uncertainty(
+        confidence,
+        cycle.parsed.language,
+        # Unknown words are missing concepts only when nothing was named or the reasoner found a name unknown
+        # ("важны" in a question about neurons is not a gap in the knowledge base).
+        missing_concepts=retrieval.unknown_words
+        if not retrieval.concepts or any(_kind(a) == "unknown_concept" for a in cycle.answers)
+        else (),
+        contradictions=len(cycle.state.contradiction_flags),
+        mean_trust=score.source_trust if score else None,
+        mean_freshness=1.0 - score.staleness if score else None,
+        chain_steps=len(best.reasoning_steps) if best else 0,
+        has_evidence=has_evidence,
+        resource_constrained=constrained,
+    )
 
 
 def _kind(answer: Any) -> str:

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from enum import Enum
 
 from kgbrain.config import ActionConfig, Config
+from kgbrain.reasoning.cognition.clarify import Clarification
 from kgbrain.reasoning.cognition.monitor import ResourceState
 from kgbrain.reasoning.uncertainty import UncertaintyLevel, uncertainty_level
 from kgbrain.store.protocol import GraphStore
@@ -97,7 +98,7 @@ class Situation:
     evidence_coverage: float = 1.0
     knowledge_coverage: float = 1.0  # share of the question's words that named a concept
     contradictions: int = 0
-    clarification: str | None = None  # the question to ask, when a parameter is missing or ambiguous
+    clarification: Clarification | None = None  # the question to ask, when a parameter is missing or ambiguous
     searched: bool = False  # alternative retrieval already done
     gathered: bool = False  # Ring 2 already done
     explored: bool = False
@@ -215,10 +216,17 @@ class ActionSelector:
         return max(0.0, base - penalty)
 
     def filters(self, action: ActionType, s: Situation, resources: ResourceState, final: bool) -> str | None:
-        """The policy filter that removes `action`, or None when it stays."""
+        """The policy filter that removes `action`, or None when it stays (the first that applies, in order)."""
+        return (
+            self._seed_filter(action, s, resources)
+            or _tone_filter(action, s)
+            or self._use_filter(action, s, resources, final)
+        )
+
+    def _seed_filter(self, action: ActionType, s: Situation, resources: ResourceState) -> str | None:
+        """Seed filters 0-2, and seed 004's: no answer about guessed or unknown concepts while a question can ask."""
         p = self.config.policy
         hard = self.config.resources.hard_on
-        level = uncertainty_level(s.best_score)
         if action in RESOURCE_BLOCKED_ACTIONS and (
             not resources.ring2_allowed or resources.cpu_pct > hard or resources.ram_pct > hard
         ):
@@ -231,13 +239,13 @@ class ActionSelector:
             return "concepts_guessed"  # seed 004: ask one short question rather than answer a guess
         if action in ANSWERING and s.unknown_concept and s.clarification:
             return "unknown_concept"  # an answer about the other concepts would not answer the question
-        if action is ActionType.RESPOND_DIRECT and level is not UncertaintyLevel.HIGH:
-            return "tone_needs_hedging"
-        if action is ActionType.RESPOND_HEDGED and level is UncertaintyLevel.HIGH:
-            return "tone_needs_no_hedging"
+        return None
+
+    def _use_filter(self, action: ActionType, s: Situation, resources: ResourceState, final: bool) -> str | None:
+        """Actions with nothing to do: no question to ask, no refusal while evidence is usable, no seeking twice."""
         if action is ActionType.ASK_CLARIFICATION and not s.clarification:
             return "nothing_to_clarify"
-        if action is ActionType.REFUSE and s.has_evidence and s.best_score >= p.refuse_below:
+        if action is ActionType.REFUSE and s.has_evidence and s.best_score >= self.config.policy.refuse_below:
             return "evidence_available"
         if final and action in SEEKING:
             return "cycle_ended"
@@ -289,6 +297,16 @@ class ActionSelector:
             alternatives=tuple(alternatives),
             blocked=blocked,
         )
+
+
+def _tone_filter(action: ActionType, s: Situation) -> str | None:
+    """The answer's tone must match the confidence band: hedged below high confidence, plain above."""
+    level = uncertainty_level(s.best_score)
+    if action is ActionType.RESPOND_DIRECT and level is not UncertaintyLevel.HIGH:
+        return "tone_needs_hedging"
+    if action is ActionType.RESPOND_HEDGED and level is UncertaintyLevel.HIGH:
+        return "tone_needs_no_hedging"
+    return None
 
 
 def _why(action: ActionType, s: Situation) -> str:

@@ -8,10 +8,12 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.config import Config
+from kgbrain.reasoning.cognition.clarify import Clarification, ClarificationKind
 from kgbrain.reasoning.cognition.monitor import ResourceState
 from kgbrain.reasoning.cognition.selection import ActionSelector, ActionType, Situation, SuccessHistory
 
 CFG = Config()
+NEURON_MEANT = Clarification(ClarificationKind.DID_YOU_MEAN, ("нейрон",))  # "Вы имели в виду «нейрон»?"
 CALM = ResourceState(cpu_pct=20.0, ram_pct=30.0)
 SOFT = ResourceState(cpu_pct=72.0, ram_pct=30.0, soft_blocked=True)
 HARD = ResourceState(cpu_pct=90.0, ram_pct=30.0, ring2_allowed=False, soft_blocked=True)
@@ -36,7 +38,7 @@ def test_worked_utility_of_a_hedged_answer() -> None:
 
 def test_worked_utility_of_a_clarifying_question() -> None:
     """Seeking actions weigh 1 - confidence: 0.35*0.22 + 0.30*0.6 + 0.20*1 + 0.15*0.5 - (0.15*0.05 - 0.10*0.6)."""
-    s = Situation("answer_question", best_score=0.78, has_evidence=True, clarification="Вы имели в виду «нейрон»?")
+    s = Situation("answer_question", best_score=0.78, has_evidence=True, clarification=NEURON_MEANT)
     assert selector().score_action(ActionType.ASK_CLARIFICATION, s, CALM) == pytest.approx(0.5845)
 
 

@@ -320,6 +320,7 @@ def _overlay(obj: T, data: dict[str, Any], path: str) -> T:
 
 
 def _merge(current: Any, value: Any, path: str) -> Any:
+    """`value` from the file laid over the default `current`, checked against the default's type."""
     if dataclasses.is_dataclass(current):
         if not isinstance(value, dict):
             raise InputError(f"{path}: expected a table, got {value!r}")
@@ -327,18 +328,28 @@ def _merge(current: Any, value: Any, path: str) -> Any:
     if isinstance(current, dict):
         if not isinstance(value, dict):
             raise InputError(f"{path}: expected a table, got {value!r}")
-        merged = dict(current)
-        for key, item in value.items():
-            if key in current:
-                merged[key] = _merge(current[key], item, f"{path}.{key}")
-            elif current and dataclasses.is_dataclass(next(iter(current.values()))):
-                template = next(iter(current.values()))
-                if not isinstance(item, dict) or set(item) != {f.name for f in dataclasses.fields(template)}:
-                    raise InputError(f"{path}.{key}: a new entry needs every field of {type(template).__name__}")
-                merged[key] = _overlay(template, item, f"{path}.{key}")
-            else:
-                merged[key] = item
-        return merged
+        return _merge_table(current, value, path)
+    return _checked_value(current, value, path)
+
+
+def _merge_table(current: dict[str, Any], value: dict[str, Any], path: str) -> dict[str, Any]:
+    """A table of the defaults (weights by name, ...) with the file's entries: new entries of dataclasses are whole."""
+    merged = dict(current)
+    for key, item in value.items():
+        if key in current:
+            merged[key] = _merge(current[key], item, f"{path}.{key}")
+        elif current and dataclasses.is_dataclass(next(iter(current.values()))):
+            template = next(iter(current.values()))
+            if not isinstance(item, dict) or set(item) != {f.name for f in dataclasses.fields(template)}:
+                raise InputError(f"{path}.{key}: a new entry needs every field of {type(template).__name__}")
+            merged[key] = _overlay(template, item, f"{path}.{key}")
+        else:
+            merged[key] = item
+    return merged
+
+
+def _checked_value(current: Any, value: Any, path: str) -> Any:
+    """A single value of the file, of the default's type (an int stays an int, a float accepts an int)."""
     if isinstance(current, bool):
         if not isinstance(value, bool):
             raise InputError(f"{path}: expected true or false, got {value!r}")

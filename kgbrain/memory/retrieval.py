@@ -245,6 +245,29 @@ class Retriever:
         for extra in extra_concepts:
             linked.setdefault(extra, extra)
         notes: list[str] = []
+        distance = self._seeds(linked, hops, neighbours, notes)
+        facts = self._expand(distance, hops)
+        # Stage 2: filter.
+        kept: list[tuple[Fact, int]] = []
+        for fact, hop in facts.values():
+            if fact.status is Status.RETRACTED or fact.trust < cfg.min_trust or fact.confidence < cfg.min_confidence:
+                continue
+            kept.append((fact, hop))
+        packs = self._rerank(kept, set(linked), goal_text, now)
+        return Retrieval(
+            concepts=linked,
+            packs=tuple(packs[: cfg.top_k]),
+            unknown_words=unknown,
+            content_words=content,
+            dropped=len(facts) - len(kept),
+            notes=tuple(notes),
+            by_fact={p.evidence_id: p for p in packs},
+        )
+
+    def _seeds(
+        self, linked: dict[str, str], hops: int, neighbours: Iterable[str] | None, notes: list[str]
+    ) -> dict[str, int]:
+        """Stage 1's starting concepts at their graph distance: the linked ones (0) and their vector neighbours (1)."""
         distance: dict[str, int] = dict.fromkeys(linked, 0)
         if neighbours is not None:
             for neighbour in neighbours:
@@ -255,6 +278,13 @@ class Retriever:
                     distance.setdefault(neighbour, 1)
         elif hops > 1:
             notes.append("vector search skipped: no analogy index")
+        return distance
+
+    def _expand(self, distance: dict[str, int], hops: int) -> dict[str, tuple[Fact, int]]:
+        """Stage 1, broad search: the facts up to `hops` away, each with the hop it was found at.
+
+        `distance` gains every concept reached.
+        """
         facts: dict[str, tuple[Fact, int]] = {}
         frontier = set(distance)
         for hop in range(1, max(1, hops) + 1):
@@ -263,7 +293,7 @@ class Retriever:
             if hop == 1:
                 found = self.facts_around(frontier)
             else:
-                found = self.facts_around(sorted(frontier)[: cfg.frontier_limit], incoming=False)
+                found = self.facts_around(sorted(frontier)[: self.config.retrieval.frontier_limit], incoming=False)
             nxt: set[str] = set()
             for fact in found:
                 facts.setdefault(fact.fact_id, (fact, hop))
@@ -274,15 +304,13 @@ class Retriever:
             frontier = nxt
             if not frontier:
                 break
-        # Stage 2: filter.
-        kept: list[tuple[Fact, int]] = []
-        for fact, hop in facts.values():
-            if fact.status is Status.RETRACTED or fact.trust < cfg.min_trust or fact.confidence < cfg.min_confidence:
-                continue
-            kept.append((fact, hop))
-        dropped = len(facts) - len(kept)
-        # Stage 3: rerank by overlap with the question's concepts and the goal, and graph distance.
-        query_concepts = set(linked)
+        return facts
+
+    def _rerank(
+        self, kept: list[tuple[Fact, int]], query_concepts: set[str], goal_text: str, now: datetime
+    ) -> list[EvidencePack]:
+        """Stage 3: packs ranked by overlap with the question's concepts and the goal, and by graph distance."""
+        cfg = self.config.retrieval
         goal_words = {stem(w) for w in content_words(goal_text)}
         packs = []
         for fact, hop in kept:
@@ -302,15 +330,7 @@ class Retriever:
                 )
             )
         packs.sort(key=lambda p: (-p.relevance_score, -p.confidence * p.trust, p.evidence_id))
-        return Retrieval(
-            concepts=linked,
-            packs=tuple(packs[: cfg.top_k]),
-            unknown_words=unknown,
-            content_words=content,
-            dropped=dropped,
-            notes=tuple(notes),
-            by_fact={p.evidence_id: p for p in packs},
-        )
+        return packs
 
 
 def _stem_terms(rows: Iterable[dict[str, str]]) -> dict[tuple[str, ...], set[str]]:

@@ -255,39 +255,49 @@ def check_claims(
     for sentence in (s.strip() for s in _SENTENCE.split(draft)):
         if not sentence:
             continue
-        triple = parse_claim_sentence(sentence, lang) or parse_verb_sentence(sentence, lang) if decide else None
-        if triple is not None and decide is not None:
-            try:
-                check = decide([(triple.subject, triple.predicate, triple.object, triple.polarity)])[0]
-            except InputError:  # no verb of it names a stored relation: compared with the facts below
-                check = None
-            decided = _decided(sentence, check, sources) if check is not None else None
-            if decided is not None:
-                out.append(decided)
-                continue
-        concepts, _unknown, _words = retriever.link(sentence)
-        if len(concepts) < 2:
-            continue
-        ids = set(concepts)
-        facts = [
-            p.fact for p in packs if p.usable and p.fact.object is not None and {p.fact.subject, p.fact.object} <= ids
-        ]
-        if not facts:
-            continue
-        polarity = not _NEGATION.search(sentence)
-        pro = [f for f in facts if f.polarity == polarity]
-        con = [f for f in facts if f.polarity != polarity]
-        best_con = max(con, key=_strength, default=None)
-        best_pro = max(pro, key=_strength, default=None)
-        if best_con is not None and (best_pro is None or _strength(best_con) > _strength(best_pro)):
-            strong = best_con.authority is Authority.NORM or best_con.trust >= STRONG_TRUST
-            if not strong:
-                continue
-            severity = "critical" if best_con.authority is Authority.NORM else "warning"
-            out.append(_claim(sentence, "contradicted", best_con, severity, retriever, lang))
-        elif best_pro is not None:
-            out.append(_claim(sentence, "supported", best_pro, "info", retriever, lang))
+        found = _decided_claim(sentence, lang, decide, sources) or _compared_claim(sentence, retriever, packs, lang)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _decided_claim(
+    sentence: str, lang: str, decide: Decide | None, sources: Callable[[list[str]], Sequence[Any]] | None
+) -> ClaimCheck | None:
+    """The sentence as a claim decided by `decide` (verify's semantics); None when it is no claim or undecided."""
+    triple = parse_claim_sentence(sentence, lang) or parse_verb_sentence(sentence, lang) if decide else None
+    if triple is None or decide is None:
+        return None
+    try:
+        check = decide([(triple.subject, triple.predicate, triple.object, triple.polarity)])[0]
+    except InputError:  # no verb of it names a stored relation: compared with the facts instead
+        return None
+    return _decided(sentence, check, sources) if check is not None else None
+
+
+def _compared_claim(sentence: str, retriever: Retriever, packs: Sequence[EvidencePack], lang: str) -> ClaimCheck | None:
+    """A sentence naming two concepts, against the stored facts between them: the stronger side decides."""
+    concepts, _unknown, _words = retriever.link(sentence)
+    if len(concepts) < 2:
+        return None
+    ids = set(concepts)
+    facts = [p.fact for p in packs if p.usable and p.fact.object is not None and {p.fact.subject, p.fact.object} <= ids]
+    if not facts:
+        return None
+    polarity = not _NEGATION.search(sentence)
+    pro = [f for f in facts if f.polarity == polarity]
+    con = [f for f in facts if f.polarity != polarity]
+    best_con = max(con, key=_strength, default=None)
+    best_pro = max(pro, key=_strength, default=None)
+    if best_con is not None and (best_pro is None or _strength(best_con) > _strength(best_pro)):
+        strong = best_con.authority is Authority.NORM or best_con.trust >= STRONG_TRUST
+        if not strong:
+            return None
+        severity = "critical" if best_con.authority is Authority.NORM else "warning"
+        return _claim(sentence, "contradicted", best_con, severity, retriever, lang)
+    if best_pro is not None:
+        return _claim(sentence, "supported", best_pro, "info", retriever, lang)
+    return None
 
 
 def _decided(sentence: str, check: Any, sources: Callable[[list[str]], Sequence[Any]] | None) -> ClaimCheck | None:

@@ -107,84 +107,115 @@ class ResponseValidator:
             issues.append(
                 ValidationIssue("incomplete", "warning", f"the answer mentions none of {list(topics)}", "none")
             )
-
-        greeting = _GREETING.match(text)
-        if greeting:
-            text = _cap(text[greeting.end() :].lstrip())
-            issues.append(ValidationIssue("discipline", "warning", "the answer opens with a greeting", "removed"))
-            applied.append("greeting removed")
-        done = _DONE.search(text)
-        if done and not performed:
-            claim = done.group(0)
-            text = _DONE.sub("предлагаю сохранить" if lang == "ru" else "I propose to save", text, count=1)
-            issues.append(
-                ValidationIssue(
-                    "discipline",
-                    "critical",
-                    f"claims an action that was not performed: {claim!r}",
-                    "reworded as a proposal",
-                )
-            )
-            applied.append("unperformed action reworded as a proposal")
-
+        text = _no_greeting(text, issues, applied)
+        if not performed:
+            text = _no_unperformed_claim(text, lang, issues, applied)
         if contradicted:
-            caveat = (
-                f"Есть сведения против этого: {'; '.join(contradicted[:2])}."
-                if lang == "ru"
-                else f"There is evidence against this: {'; '.join(contradicted[:2])}."
-            )
-            if caveat not in text:
-                text = f"{text} {caveat}"
-            issues.append(
-                ValidationIssue("inconsistent", "warning", "stored facts speak against the answer", "caveat added")
-            )
-            applied.append("caveat added")
-
+            text = _with_caveat(text, contradicted, lang, issues, applied)
         if requires_content:
-            lowered = text.lower()
-            hedged = any(lowered.startswith(h) for h in all_hedges(lang)) or any(m in lowered for m in _LOW_MARKERS)
-            if confidence < HEDGE_FROM and not hedged:
-                phrase = (hedging_phrases(confidence, lang) or MEDIUM_HEDGE[lang])[0]
-                text = f"{phrase} {text[:1].lower()}{text[1:]}"
-                issues.append(
-                    ValidationIssue(
-                        "mismatch",
-                        "warning",
-                        f"confidence {confidence:.2f} but a confident tone",
-                        f"prefixed {phrase!r}",
-                    )
-                )
-                applied.append("hedging added")
-            elif confidence > HIGH_CONFIDENCE:
-                for h in all_hedges(lang):
-                    if lowered.startswith(h):
-                        text = _cap(text[len(h) :].lstrip(" ,:"))
-                        issues.append(
-                            ValidationIssue(
-                                "mismatch", "info", f"confidence {confidence:.2f} but hedged", "hedging removed"
-                            )
-                        )
-                        applied.append("hedging removed")
-                        break
-
-        for kind, pattern in _PRIVATE:
-            if pattern.search(_body(text)):
-                text = pattern.sub(REDACTED[lang], text)
-                issues.append(ValidationIssue("unsafe", "warning", f"private data ({kind}) in the answer", "redacted"))
-                applied.append(f"{kind} redacted")
-
-        written = detect_language(_body(text))
-        if written != lang and re.search(r"[A-Za-zА-Яа-яЁё]{3,}", _body(text)):
-            issues.append(
-                ValidationIssue(
-                    "language",
-                    "critical",
-                    f"written in {written!r}, asked in {lang!r}",
-                    "re-render in the question's language",
-                )
-            )
+            text = _tone_matching(text, confidence, lang, issues, applied)
+        text = _redacted(text, lang, issues, applied)
+        _check_language(text, lang, issues)
         valid = not any(i.severity == "critical" and i.issue_type in ("incomplete", "language") for i in issues)
         return ValidationResult(valid, tuple(issues), text, tuple(applied))
+
+
+# The checks, in the order they run: each returns the corrected text and records what it found and changed.
+
+
+def _no_greeting(text: str, issues: list[ValidationIssue], applied: list[str]) -> str:
+    """Seed 004: the answer starts with its content, not a greeting."""
+    greeting = _GREETING.match(text)
+    if not greeting:
+        return text
+    issues.append(ValidationIssue("discipline", "warning", "the answer opens with a greeting", "removed"))
+    applied.append("greeting removed")
+    return _cap(text[greeting.end() :].lstrip())
+
+
+def _no_unperformed_claim(text: str, lang: str, issues: list[ValidationIssue], applied: list[str]) -> str:
+    """An action claimed done ("I saved ...") that was not performed is reworded as a proposal."""
+    done = _DONE.search(text)
+    if not done:
+        return text
+    claim = done.group(0)
+    issues.append(
+        ValidationIssue(
+            "discipline",
+            "critical",
+            f"claims an action that was not performed: {claim!r}",
+            "reworded as a proposal",
+        )
+    )
+    applied.append("unperformed action reworded as a proposal")
+    return _DONE.sub("предлагаю сохранить" if lang == "ru" else "I propose to save", text, count=1)
+
+
+def _with_caveat(
+    text: str, contradicted: Sequence[str], lang: str, issues: list[ValidationIssue], applied: list[str]
+) -> str:
+    """Stored statements against the answer are named in a caveat (the first two)."""
+    caveat = (
+        f"Есть сведения против этого: {'; '.join(contradicted[:2])}."
+        if lang == "ru"
+        else f"There is evidence against this: {'; '.join(contradicted[:2])}."
+    )
+    if caveat not in text:
+        text = f"{text} {caveat}"
+    issues.append(ValidationIssue("inconsistent", "warning", "stored facts speak against the answer", "caveat added"))
+    applied.append("caveat added")
+    return text
+
+
+def _tone_matching(text: str, confidence: float, lang: str, issues: list[ValidationIssue], applied: list[str]) -> str:
+    """A weak answer is hedged, a confident one is not."""
+    lowered = text.lower()
+    hedged = any(lowered.startswith(h) for h in all_hedges(lang)) or any(m in lowered for m in _LOW_MARKERS)
+    if confidence < HEDGE_FROM and not hedged:
+        phrase = (hedging_phrases(confidence, lang) or MEDIUM_HEDGE[lang])[0]
+        issues.append(
+            ValidationIssue(
+                "mismatch",
+                "warning",
+                f"confidence {confidence:.2f} but a confident tone",
+                f"prefixed {phrase!r}",
+            )
+        )
+        applied.append("hedging added")
+        return f"{phrase} {text[:1].lower()}{text[1:]}"
+    if confidence > HIGH_CONFIDENCE:
+        for h in all_hedges(lang):
+            if lowered.startswith(h):
+                issues.append(
+                    ValidationIssue("mismatch", "info", f"confidence {confidence:.2f} but hedged", "hedging removed")
+                )
+                applied.append("hedging removed")
+                return _cap(text[len(h) :].lstrip(" ,:"))
+    return text
+
+
+def _redacted(text: str, lang: str, issues: list[ValidationIssue], applied: list[str]) -> str:
+    """Private data (e-mail addresses, phone numbers, ...) never leaves in an answer."""
+    for kind, pattern in _PRIVATE:
+        if pattern.search(_body(text)):
+            text = pattern.sub(REDACTED[lang], text)
+            issues.append(ValidationIssue("unsafe", "warning", f"private data ({kind}) in the answer", "redacted"))
+            applied.append(f"{kind} redacted")
+    return text
+
+
+def _check_language(text: str, lang: str, issues: list[ValidationIssue]) -> None:
+    """The answer is written in the question's language (a critical issue otherwise)."""
+    written = detect_language(_body(text))
+    if written != lang and re.search(r"[A-Za-zА-Яа-яЁё]{3,}", _body(text)):
+        issues.append(
+            ValidationIssue(
+                "language",
+                "critical",
+                f"written in {written!r}, asked in {lang!r}",
+                "re-render in the question's language",
+            )
+        )
 
 
 def _body(text: str) -> str:

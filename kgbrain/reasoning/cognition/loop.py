@@ -24,7 +24,8 @@ from typing import Any, Protocol
 from kgbrain.config import Config
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retrieval, Retriever
-from kgbrain.reasoning.cognition.clarify import Clarification, clarification, what_is
+from kgbrain.reasoning.cognition import clarify
+from kgbrain.reasoning.cognition.clarify import Clarification
 from kgbrain.reasoning.cognition.goals import Goal, GoalManager, GoalStatus, GoalType
 from kgbrain.reasoning.cognition.hypotheses import (
     Conclusion,
@@ -609,12 +610,12 @@ class CognitiveLoop:
     def _clarification(self, cycle: _Cycle, best: Hypothesis | None) -> tuple[Clarification | None, Any]:
         """The clarifying question to ask (or None), and the reasoner's answer that found a name unknown."""
         retrieval, floor = cycle.retrieval, self.config.policy.min_confidence
-        asked = clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, floor)
+        asked = clarify.clarification(retrieval, cycle.suggestions or tuple(cycle.guessed), best, floor)
         if cycle.guessed and asked is None:  # the concepts were guessed from similar names: ask first
-            asked = clarification(retrieval, tuple(cycle.guessed), None, floor)
+            asked = clarify.clarification(retrieval, tuple(cycle.guessed), None, floor)
         unknown = next((a for a in cycle.answers if _kind(a) in ("unknown_concept", "ambiguous")), None)
         if unknown is not None:  # "Is a zorblax a cell?": facts about cells do not answer it; ask instead
-            asked = clarification(retrieval, cycle.suggestions, None, floor) or what_is(unknown)
+            asked = clarify.clarification(retrieval, cycle.suggestions, None, floor) or clarify.what_is(unknown)
         return asked, unknown
 
     def _close(self, cycle: _Cycle, end: _Ending) -> list[Goal]:

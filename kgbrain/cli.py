@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from kgbrain.choices import ConflictStatus, ConflictType, GoalType, values
 from kgbrain.errors import InputError, KgbrainError
 from kgbrain.ingest import formats
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:  # start-up counts: each command imports what it uses (pydanti
     from kgbrain.reasoning.tms.resolution import ScanResult
 
 DEFAULT_DB = Path("kgbrain.kuzu")  # kgbrain.api.DEFAULT_DB (a test keeps them equal)
-# kgbrain.reasoning.tms.contradictions.ConflictType's values (a test keeps them equal), for --type's choices.
-CONFLICT_TYPES = ("opposite_polarity", "conflicting_value", "source_conflict", "relation_conflict", "stale_evidence")
 
 
 class _Cli(click.Group):
@@ -388,8 +387,8 @@ def summary_table(s: VerifySummary) -> list[str]:
 
 
 @cli.command()
-@click.option("--type", "kind", type=click.Choice(CONFLICT_TYPES), help="Only conflicts of this type.")
-@click.option("--status", type=click.Choice(["open", "resolved"]), help="Only open or only resolved conflicts.")
+@click.option("--type", "kind", type=click.Choice(values(ConflictType)), help="Only conflicts of this type.")
+@click.option("--status", type=click.Choice(values(ConflictStatus)), help="Only open or only resolved conflicts.")
 @click.option("--scan", is_flag=True, help="Scan the whole knowledge base for new conflicts first.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @pass_session
@@ -511,7 +510,6 @@ def explain(session: Session, fact_id: str, as_json: bool) -> None:
         click.echo(line)
 
 
-_GOALS = ["answer_question", "verify_claim", "explore_topic", "learn_fact"]
 _config_option = click.option(
     "--config",
     "config_file",
@@ -542,7 +540,9 @@ def _cognitive_brain(
     "--trace", "show_trace", is_flag=True, help="Also print the digest: goal, hypotheses, action, why, alternatives."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full structured result as JSON.")
-@click.option("--goal", type=click.Choice(_GOALS), help="Goal type (default: verify_claim for yes/no questions).")
+@click.option(
+    "--goal", type=click.Choice(values(GoalType)), help="Goal type (default: verify_claim for yes/no questions)."
+)
 @click.option("--priority", type=click.FloatRange(0.0, 1.0), default=0.5, show_default=True, help="Goal priority 0..1.")
 @click.option(
     "--log-dir", type=click.Path(path_type=Path, file_okay=False), help="Write brain.jsonl, errors.jsonl, digests here."

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from kgbrain.api import ConceptFacts, Stats
+from kgbrain.choices import ConflictStatus, ConflictType, GoalType, VerdictKind
 from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.output.verdicts import VerifySummary, verdict_row
@@ -25,8 +26,9 @@ def _same_fields(model: type[BaseModel], obj: object) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in model.model_fields}
 
 
+# Enum fields hold their plain values (`model_dump` gives "open", not ConflictStatus.OPEN): dumps stay plain JSON.
 class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True)
 
 
 class LoadReportOut(_Out):
@@ -116,8 +118,8 @@ class VerdictConflictOut(_Out):
     """A stored conflict touching a verdict's evidence."""
 
     id: str
-    type: str
-    status: str
+    type: ConflictType
+    status: ConflictStatus
     resolution: str
     facts: list[str]
     kept: str | None
@@ -127,7 +129,7 @@ class VerdictOut(_Out):
     """One line of the verdicts file (DESIGN.md contract; `error` only on ERROR)."""
 
     id: str
-    verdict: Literal["SUPPORTED", "REFUTED", "CONFLICTING", "NOT_ENOUGH_INFO", "ERROR"]
+    verdict: VerdictKind
     confidence: float
     reasoning_type: str | None
     proof: list[ProofStepOut]
@@ -175,8 +177,8 @@ class ConflictOut(_Out):
     """One conflict in `kgbrain conflicts --json`: its facts, how it was resolved, and its history."""
 
     id: str
-    type: str
-    status: str
+    type: ConflictType
+    status: ConflictStatus
     facts: list[dict[str, Any]]
     resolution: dict[str, Any]
     explanation: str
@@ -526,14 +528,14 @@ class HealthOut(_Out):
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True)
 
 
 class AskIn(_In):
     """`POST /v1/ask`: a question in Russian or English."""
 
     question: str
-    goal: Literal["answer_question", "verify_claim", "explore_topic", "learn_fact"] | None = None
+    goal: GoalType | None = None
     priority: float = 0.5
 
 

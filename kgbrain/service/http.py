@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from kgbrain.choices import ConflictStatus, ConflictType, values
 from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, UnknownConcept
 from kgbrain.models import (
     AnalogyOut,
@@ -439,7 +440,11 @@ SPECS: tuple[Spec, ...] = (
         "/v1/conflicts",
         "Recorded conflicts, newest first, paged",
         _conflicts,
-        params=(Param("type"), Param("status", description="open or resolved"), *_PAGE),
+        params=(
+            Param("type", description=", ".join(values(ConflictType))),
+            Param("status", description=" or ".join(values(ConflictStatus))),
+            *_PAGE,
+        ),
         returns=ConflictsPageOut,
     ),
     Spec(

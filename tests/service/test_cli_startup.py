@@ -6,14 +6,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
+
 from kgbrain import api, cli
-from kgbrain.reasoning.tms.contradictions import ConflictType
+from kgbrain.choices import ConflictStatus, ConflictType, GoalType, values
+from kgbrain.reasoning.tms.contradictions import ConflictType as ReasoningConflictType
 from tests.service.conftest import env_with
+
+
+def _choices(command: str, option: str) -> list[str]:
+    [param] = [p for p in cli.cli.commands[command].params if p.name == option]
+    assert isinstance(param.type, click.Choice)
+    return list(param.type.choices)
 
 
 def test_cli_constants_match_the_library() -> None:
     assert cli.DEFAULT_DB == api.DEFAULT_DB
-    assert tuple(t.value for t in ConflictType) == cli.CONFLICT_TYPES
+    # The CLI's choices are the library's enums (kgbrain/choices.py), not copies of their values.
+    assert ReasoningConflictType is ConflictType
+    assert _choices("conflicts", "kind") == values(ConflictType)
+    assert _choices("conflicts", "status") == values(ConflictStatus)
+    assert _choices("ask", "goal") == values(GoalType)
 
 
 def test_a_plain_question_skips_the_loading_and_json_modules(demo_db: Path, no_block: Path) -> None:

@@ -19,11 +19,11 @@ import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from multiprocessing.pool import AsyncResult, Pool
 from multiprocessing.util import Finalize
 from typing import Any, Protocol, TypeVar, cast
 
+from kgbrain.choices import VerdictKind as VerdictKind  # defined with the other choices a caller names
 from kgbrain.errors import InputError, UnknownConcept
 from kgbrain.ingest.claims import Claim, ClaimError, ClaimLine, ClaimRow, claim_from_line
 from kgbrain.reasoning.nlu.sentences import parse_claim_sentence, parse_verb_sentence
@@ -37,16 +37,6 @@ CLOSED_WORLD_CONFIDENCE = 1.0
 DEFAULT_BATCH_SIZE = 256
 # The reasoner's context step for outdated, disputed and retracted facts it showed but did not use.
 INACTIVE_RULE = "ctx.inactive-fact"
-
-
-class VerdictKind(str, Enum):
-    """The `verdict` field of the verdicts contract."""
-
-    SUPPORTED = "SUPPORTED"
-    REFUTED = "REFUTED"
-    CONFLICTING = "CONFLICTING"
-    NOT_ENOUGH_INFO = "NOT_ENOUGH_INFO"
-    ERROR = "ERROR"
 
 
 _BY_OUTCOME = {

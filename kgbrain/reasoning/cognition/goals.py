@@ -13,14 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-
-class GoalType(str, Enum):
-    """The goal types kgbrain pursues; their values are the keys of `Config.goal_limits`."""
-
-    ANSWER_QUESTION = "answer_question"
-    VERIFY_CLAIM = "verify_claim"
-    EXPLORE_TOPIC = "explore_topic"
-    LEARN_FACT = "learn_fact"
+from kgbrain.choices import GoalType as GoalType  # defined with the other choices a caller names
 
 
 class GoalStatus(str, Enum):

@@ -19,7 +19,6 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from itertools import combinations
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kgbrain.choices import ConflictType as ConflictType  # defined with the other choices a caller names
 from kgbrain.ingest.batch import COLUMNS, FactColumns, release_arrow_memory
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import get_trust
@@ -44,16 +44,6 @@ LIVE = frozenset({Status.ACTIVE, Status.DISPUTED, Status.OUTDATED})
 MEMBERSHIP = frozenset({"is_a", "instance_of"})
 _CHUNK = 20_000
 _FEW = 32  # up to this many ids, one scan testing each fact against the list beats the join
-
-
-class ConflictType(str, Enum):
-    """The five structural conflict types of seed 001."""
-
-    OPPOSITE_POLARITY = "opposite_polarity"
-    CONFLICTING_VALUE = "conflicting_value"
-    SOURCE_CONFLICT = "source_conflict"
-    RELATION_CONFLICT = "relation_conflict"
-    STALE_EVIDENCE = "stale_evidence"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import Any
 
+from kgbrain.choices import ConflictStatus as ConflictStatus  # defined with the other choices a caller names
 from kgbrain.errors import InputError
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
@@ -38,13 +39,6 @@ class Strategy(str, Enum):
     DEFERRED = "deferred"  # requires human review
     HUMAN_OVERRIDE = "human_override"
     RETRACTION = "retraction"
-
-
-class ConflictStatus(str, Enum):
-    """Whether a conflict still needs attention."""
-
-    OPEN = "open"
-    RESOLVED = "resolved"
 
 
 # Seed 001 confidence adjustments ("confidence обоих -= ...").

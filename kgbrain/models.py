@@ -118,8 +118,8 @@ class VerdictConflictOut(_Out):
     """A stored conflict touching a verdict's evidence."""
 
     id: str
-    type: ConflictType
-    status: ConflictStatus
+    type: str  # text: a ConflictNote carries its values as they were read (a test row leaves them empty)
+    status: str
     resolution: str
     facts: list[str]
     kept: str | None

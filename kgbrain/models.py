@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kgbrain.api import ConceptFacts, Stats
-from kgbrain.choices import ConflictStatus, ConflictType, GoalType, VerdictKind
+from kgbrain.api import MAX_DRAFT_CHARS, MAX_QUESTION_CHARS, ConceptFacts, Stats
+from kgbrain.choices import ConflictStatus, ConflictType, GoalType, VerdictKind, values
+from kgbrain.errors import InvalidRequest
 from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.output.verdicts import VerifySummary, verdict_row
@@ -524,7 +525,29 @@ class HealthOut(_Out):
     write_counter: str | None
 
 
-# -- requests (the service's bodies; unknown fields are refused) -------------------------------------------
+# -- requests: the HTTP bodies and query strings and the MCP tools' arguments ------------------------------
+#
+# Each limit is written here once, as a field constraint: HTTP and MCP validate through these models (`validated`),
+# the OpenAPI document and the MCP tool schemas are their JSON schemas. The CLI cannot import pydantic at start-up;
+# its option types read the same enums (kgbrain/choices.py) and the library keeps its own guards for Python callers.
+
+MAX_PAGE = 1000  # items in one page of any paged list
+MAX_SEARCH = 100  # concepts one search returns
+MAX_TOOL_CLAIMS = 100  # claims an MCP call verifies: a verdict with its proof is ~1,500 characters
+MAX_TOOL_FACTS = 1000  # facts an MCP call stores
+MAX_TOOL_RECALL = 200  # facts in one page of the MCP `recall` tool
+MAX_TOOL_CONFLICTS = 100  # conflicts in one page of the MCP `conflicts` tool
+_FILLED = r"\S"  # text with something in it: not empty, not only spaces
+
+Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
+Text = Annotated[str, Field(pattern=_FILLED)]
+Question = Annotated[str, Field(pattern=_FILLED, max_length=MAX_QUESTION_CHARS)]
+Draft = Annotated[str, Field(pattern=_FILLED, max_length=MAX_DRAFT_CHARS)]
+DraftQuestion = Annotated[str, Field(max_length=MAX_QUESTION_CHARS)]
+PageLimit = Annotated[int, Field(ge=1, le=MAX_PAGE)]
+SearchLimit = Annotated[int, Field(ge=1, le=MAX_SEARCH)]
+Cursor = Annotated[str | None, Field(description="`next_cursor` of the previous page")]
+Claims = list[dict[str, Any] | str]
 
 
 class _In(BaseModel):
@@ -534,33 +557,33 @@ class _In(BaseModel):
 class AskIn(_In):
     """`POST /v1/ask`: a question in Russian or English."""
 
-    question: str
+    question: Question
     goal: GoalType | None = None
-    priority: float = 0.5
+    priority: Fraction = 0.5
 
 
 class VerifyIn(_In):
     """`POST /v1/verify`: claims as claims-file rows (subject/predicate/object or text, optional id) or sentences."""
 
-    claims: list[dict[str, Any] | str]
+    claims: Claims
     closed_world: bool = False
-    min_confidence: float = 0.0
+    min_confidence: Fraction = 0.0
 
 
 class CheckAnswerIn(_In):
     """`POST /v1/check-answer`: a draft answer, the question it answers, and optional reasoning rules (TOML)."""
 
-    draft: str
-    question: str = ""
+    draft: Draft
+    question: DraftQuestion = ""
     rules: str | None = None
 
 
 class FactsIn(_In):
     """`POST /v1/facts`: rows in the facts-file schema, stored all-or-nothing."""
 
-    facts: list[dict[str, Any]]
+    facts: Annotated[list[dict[str, Any]], Field(min_length=1)]
     source: str | None = None
-    trust: float | None = None
+    trust: Fraction | None = None
 
 
 class RetractIn(_In):
@@ -573,9 +596,9 @@ class RetractIn(_In):
 class QueryIn(_In):
     """`POST /v1/query`: a SPARQL SELECT or a rule body, answered read-only with reasoning."""
 
-    query: str
-    cursor: str | None = None
-    limit: int = 100
+    query: Text
+    cursor: Cursor = None
+    limit: PageLimit = 100
 
 
 class ResolveIn(_In):
@@ -583,3 +606,181 @@ class ResolveIn(_In):
 
     keep: str
     by: str = "api"
+
+
+class FactsQuery(_In):
+    """`GET /v1/facts?concept=...`: one page of a concept's facts."""
+
+    concept: Annotated[str, Field(pattern=_FILLED, description="id, label or alias")]
+    cursor: Cursor = None
+    limit: PageLimit = 100
+
+
+class ConceptsQuery(_In):
+    """`GET /v1/concepts?q=...`: concepts by name."""
+
+    q: Text
+    limit: SearchLimit = 10
+
+
+class ConflictsQuery(_In):
+    """`GET /v1/conflicts`: one page of the recorded conflicts. `type` and `status` stay text: the library names
+    the choices in its message (`Unknown conflict type ...; expected one of ...`)."""
+
+    type: Annotated[str | None, Field(description=", ".join(values(ConflictType)))] = None
+    status: Annotated[str | None, Field(description=" or ".join(values(ConflictStatus)))] = None
+    cursor: Cursor = None
+    limit: PageLimit = 50
+
+
+class LoadQuery(_In):
+    """`POST /v1/load?name=...`: how to read the uploaded body."""
+
+    name: Annotated[str, Field(pattern=_FILLED, description="file name; its extension picks the format")]
+    format: Annotated[str | None, Field(description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq")] = None
+    source: Annotated[str | None, Field(description="source for rows without one")] = None
+    trust: Annotated[Fraction | None, Field(description="trust 0..1 for rows without one")] = None
+
+
+class ConceptQuery(_In):
+    """`GET /v1/why|like?concept=...`."""
+
+    concept: Text
+    limit: Annotated[int, Field(ge=1)] = 5
+
+
+class PathQuery(_In):
+    """`GET /v1/path?source=...&target=...`."""
+
+    source: Text
+    target: Text
+    limit: Annotated[int, Field(ge=1)] = 5
+
+
+# The MCP tools' arguments (tools/list publishes these schemas; a call is validated by the same model).
+
+
+class AskTool(_In):
+    """`ask`."""
+
+    question: Question
+
+
+class VerifyClaimsTool(_In):
+    """`verify_claims`."""
+
+    claims: Annotated[Claims, Field(max_length=MAX_TOOL_CLAIMS)]
+    closed_world: bool = False
+    min_confidence: Fraction = 0.0
+
+
+class CheckAnswerTool(_In):
+    """`check_answer`."""
+
+    draft: Draft
+    question: DraftQuestion = ""
+
+
+class RememberTool(_In):
+    """`remember`."""
+
+    facts: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_TOOL_FACTS)]
+    source: str
+    trust: Fraction | None = None
+
+
+class RecallTool(_In):
+    """`recall`."""
+
+    concept: Text
+    cursor: Cursor = None
+    limit: Annotated[int, Field(ge=1, le=MAX_TOOL_RECALL)] = 50
+
+
+class SearchConceptsTool(_In):
+    """`search_concepts`."""
+
+    query: Text
+    limit: SearchLimit = 10
+
+
+class ForgetTool(_In):
+    """`forget`."""
+
+    fact_id: str
+    reason: str | None = None
+
+
+class ConflictsTool(_In):
+    """`conflicts`."""
+
+    status: ConflictStatus | None = None
+    type: ConflictType | None = None
+    cursor: Cursor = None
+    limit: Annotated[int, Field(ge=1, le=MAX_TOOL_CONFLICTS)] = 20
+
+
+class ExplainTool(_In):
+    """`explain`."""
+
+    fact_id: str
+
+
+# -- validation errors, flattened to the project's one-line messages -----------------------------------------
+
+In = TypeVar("In", bound=BaseModel)
+_RANGE = {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}
+_NOT_A = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number"}
+
+
+def validated(model: type[In], data: Any, *, query_string: bool = False) -> In:
+    """`data` as a `model`, or InvalidRequest naming each bad field ("field 'limit': 0 is outside 1..1000; ...").
+
+    Raises:
+        InvalidRequest: `data` does not fit the model (the first five problems).
+    """
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = [_problem(model, e, query_string) for e in exc.errors()[:5]]
+        raise InvalidRequest("; ".join(problems)) from None
+
+
+def _problem(model: type[BaseModel], error: Any, query_string: bool) -> str:
+    loc = error["loc"]
+    where = ".".join(str(p) for p in loc) or "body"
+    return f"field {where!r}: {_wording(model, error, where, query_string)}"
+
+
+def _wording(model: type[BaseModel], error: Any, where: str, query_string: bool) -> str:
+    kind, ctx, given = error["type"], error.get("ctx", {}), error.get("input")
+    if kind == "missing":
+        return f"missing (add ?{where}=...)" if query_string else "missing"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind in _RANGE and len(error["loc"]) == 1:
+        low, high = _bounds(model, where)
+        shown = given if isinstance(given, str) else repr(given)  # a query string's "0" is the number 0
+        return f"{shown} is outside {low}..{high}"
+    if kind in _NOT_A:
+        return f"{str(given)[:40]!r} is not {_NOT_A[kind]}"
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == _FILLED:
+        return "empty"
+    if kind in ("too_short", "too_long") and isinstance(given, list):
+        return f"no {where} given" if not given else f"at most {ctx['max_length']:,} {where} (got {len(given):,})"
+    if kind == "string_too_long":
+        return f"{len(given):,} characters; at most {ctx['max_length']:,}"
+    return str(error["msg"])
+
+
+def _bounds(model: type[BaseModel], name: str) -> tuple[str, str]:
+    # Read from the JSON schema, which states the bounds of `float | None` fields too (in an `anyOf` arm).
+    prop = model.model_json_schema()["properties"][name]
+    for arm in (prop, *prop.get("anyOf", ())):
+        if "minimum" in arm or "maximum" in arm:
+            return (_number(arm.get("minimum")), _number(arm.get("maximum")))
+    return ("", "")
+
+
+def _number(bound: float | None) -> str:
+    return "" if bound is None else f"{bound:g}"

@@ -192,6 +192,8 @@ class Service:
         return await asyncio.get_running_loop().run_in_executor(self._writes, job)
 
     # -- capabilities (each returns the model the CLI's --json prints) -----------------------------
+    # The arguments come checked: HTTP and MCP build them from the request models (kgbrain/models.py), whose
+    # fields carry the limits.
 
     async def health(self) -> HealthOut:
         """Liveness and what is open."""
@@ -247,7 +249,6 @@ class Service:
         self, chunk: list[dict[str, Any]], *, closed_world: bool, min_confidence: float
     ) -> list[VerdictOut]:
         """Verdicts for one chunk of claims rows (see `verify_chunks`)."""
-        _check_unit("min_confidence", min_confidence)
         return await self.read(
             lambda b: [
                 VerdictOut.from_verdict(v)
@@ -266,8 +267,6 @@ class Service:
                 path.write_text(rules, encoding="utf-8")
                 return CheckAnswerOut.from_report(brain.check_answer(draft, question=question, rules=path))
 
-        if not draft.strip():
-            raise InputError("field 'draft': the draft is empty")
         return await self.read(run)
 
     async def stats(self) -> StatsOut:
@@ -292,18 +291,12 @@ class Service:
 
     async def search_concepts(self, text: str, *, limit: int = 10) -> ConceptMatchesOut:
         """Concepts named `text` (id, label or alias in any case or inflection), then close names."""
-        if not text.strip():
-            raise InputError("field 'q': the search text is empty")
-        if not 1 <= limit <= 100:
-            raise InputError(f"field 'limit': {limit!r} is outside 1..100")
         return await self.read(lambda b: search(b, text, limit))
 
     async def add_facts(
         self, rows: list[dict[str, Any]], *, source: str | None = None, trust: float | None = None
     ) -> LoadReportOut:
         """Store facts-file rows, all or nothing (one transaction)."""
-        if not rows:
-            raise InputError("field 'facts': no facts given")
         text = "".join(_json_line(row) for row in rows)
         return await self.load_text(text, name="facts", fmt="jsonl", source=source or "api", trust=trust)
 
@@ -349,8 +342,6 @@ class Service:
 
         The text is parsed by the query layer and evaluated over the reasoner's mirror; it never becomes Cypher.
         """
-        if not text.strip():
-            raise InputError("field 'query': the query is empty")
         whole = await self.read(lambda b: QueryOut.from_result(b.query(text)))
         rows, following = page(whole.rows, cursor, limit, key=("query", text))
         return QueryPageOut(columns=whole.columns, rows=rows, total_rows=len(whole.rows), next_cursor=following)
@@ -414,8 +405,3 @@ def _json_line(row: dict[str, Any]) -> str:
     import json
 
     return json.dumps(row, ensure_ascii=False) + "\n"
-
-
-def _check_unit(field: str, value: float) -> None:
-    if not 0.0 <= value <= 1.0:
-        raise InputError(f"field {field!r}: {value!r} is outside 0..1")

@@ -16,16 +16,15 @@ import hmac
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from kgbrain.choices import ConflictStatus, ConflictType, values
 from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, UnknownConcept
 from kgbrain.models import (
     AnalogyOut,
@@ -36,13 +35,19 @@ from kgbrain.models import (
     CheckAnswerOut,
     ConceptFactsPageOut,
     ConceptMatchesOut,
+    ConceptQuery,
+    ConceptsQuery,
     ConflictOut,
     ConflictsPageOut,
+    ConflictsQuery,
     ErrorOut,
     ExplanationOut,
     FactsIn,
+    FactsQuery,
     HealthOut,
+    LoadQuery,
     LoadReportOut,
+    PathQuery,
     QueryIn,
     QueryPageOut,
     ResolveIn,
@@ -51,12 +56,14 @@ from kgbrain.models import (
     StatsOut,
     VerdictOut,
     VerifyIn,
+    validated,
 )
 from kgbrain.service.core import Service, verify_chunks
 
 MAX_BODY = 64 * 2**20  # bytes; uploads of ontologies fit, a runaway client does not
 READ_TIMEOUT_S = 60.0
 Handler = Callable[[Request], Awaitable[Response]]
+In = TypeVar("In", bound=BaseModel)
 
 
 class _TooLarge(Exception):
@@ -79,16 +86,6 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class Param:
-    """A query-string parameter (for the OpenAPI document)."""
-
-    name: str
-    kind: str = "string"
-    required: bool = False
-    description: str = ""
-
-
-@dataclass(frozen=True)
 class Spec:
     """One route: what it takes and returns, for routing and for the OpenAPI document."""
 
@@ -97,7 +94,7 @@ class Spec:
     summary: str
     handler: Callable[[Service, Request, Limits], Awaitable[Response]]
     body: type[BaseModel] | None = None
-    params: tuple[Param, ...] = ()
+    query: type[BaseModel] | None = None  # the query string's model
     returns: type[BaseModel] | None = None
     returns_list: bool = False
     ndjson: bool = False
@@ -180,7 +177,7 @@ async def _body_bytes(request: Request, limits: Limits) -> bytes:
     return b"".join(chunks)
 
 
-async def _body(request: Request, limits: Limits, model: type[BaseModel]) -> Any:
+async def _body(request: Request, limits: Limits, model: type[In]) -> In:
     raw = await _body_bytes(request, limits)
     try:
         data = json.loads(raw or b"null")
@@ -188,42 +185,13 @@ async def _body(request: Request, limits: Limits, model: type[BaseModel]) -> Any
         raise InputError(f"request body is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise InputError("request body must be a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise InputError("; ".join(_problem(e) for e in exc.errors()[:5])) from None
+    return validated(model, data)
 
 
-def _problem(error: Any) -> str:
-    where = ".".join(str(p) for p in error["loc"]) or "body"
-    return f"field {where!r}: {error['msg']}"
-
-
-def _query(request: Request, name: str, *, required: bool = False) -> str | None:
-    value = request.query_params.get(name)
-    if required and (value is None or not value.strip()):
-        raise InputError(f"field {name!r}: missing (add ?{name}=...)")
-    return value
-
-
-def _int(request: Request, name: str, default: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise InputError(f"field {name!r}: {raw[:40]!r} is not a whole number") from None
-
-
-def _float(request: Request, name: str) -> float | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return None
-    try:
-        return float(raw)
-    except ValueError:
-        raise InputError(f"field {name!r}: {raw[:40]!r} is not a number") from None
+def _params(request: Request, model: type[In]) -> In:
+    # Parameters the model does not name are ignored, as they always were; the rest are validated by it.
+    given = {k: v for k, v in request.query_params.items() if k in model.model_fields}
+    return validated(model, given, query_string=True)
 
 
 def _json(model: BaseModel | list[Any], status: int = 200) -> Response:
@@ -241,14 +209,12 @@ async def _health(service: Service, request: Request, limits: Limits) -> Respons
 
 
 async def _ask(service: Service, request: Request, limits: Limits) -> Response:
-    body: AskIn = await _body(request, limits, AskIn)
-    if not 0.0 <= body.priority <= 1.0:
-        raise InputError(f"field 'priority': {body.priority!r} is outside 0..1")
+    body = await _body(request, limits, AskIn)
     return _json(await service.ask(body.question, goal=body.goal, priority=body.priority))
 
 
 async def _verify(service: Service, request: Request, limits: Limits) -> Response:
-    body: VerifyIn = await _body(request, limits, VerifyIn)
+    body = await _body(request, limits, VerifyIn)
     chunks = list(verify_chunks(body.claims))  # bad items are refused before the stream starts
 
     async def decide(chunk: list[dict[str, Any]]) -> list[VerdictOut]:
@@ -268,7 +234,7 @@ async def _verify(service: Service, request: Request, limits: Limits) -> Respons
 
 
 async def _verify_one(service: Service, request: Request, limits: Limits) -> Response:
-    body: VerifyIn = await _body(request, limits, VerifyIn)
+    body = await _body(request, limits, VerifyIn)
     if len(body.claims) != 1:
         raise InputError(f"field 'claims': /v1/verify/one takes exactly one claim, got {len(body.claims)}")
     [verdict] = await service.verify(body.claims, closed_world=body.closed_world, min_confidence=body.min_confidence)
@@ -276,7 +242,7 @@ async def _verify_one(service: Service, request: Request, limits: Limits) -> Res
 
 
 async def _check_answer(service: Service, request: Request, limits: Limits) -> Response:
-    body: CheckAnswerIn = await _body(request, limits, CheckAnswerIn)
+    body = await _body(request, limits, CheckAnswerIn)
     return _json(await service.check_answer(body.draft, question=body.question, rules=body.rules))
 
 
@@ -285,52 +251,44 @@ async def _stats(service: Service, request: Request, limits: Limits) -> Response
 
 
 async def _facts_get(service: Service, request: Request, limits: Limits) -> Response:
-    concept = _query(request, "concept", required=True) or ""
-    found = await service.facts(concept, cursor=_query(request, "cursor"), limit=_int(request, "limit", 100))
-    return _json(found)
+    q = _params(request, FactsQuery)
+    return _json(await service.facts(q.concept, cursor=q.cursor, limit=q.limit))
 
 
 async def _facts_post(service: Service, request: Request, limits: Limits) -> Response:
-    body: FactsIn = await _body(request, limits, FactsIn)
+    body = await _body(request, limits, FactsIn)
     return _json(await service.add_facts(body.facts, source=body.source, trust=body.trust), status=201)
 
 
 async def _retract(service: Service, request: Request, limits: Limits) -> Response:
-    body: RetractIn = await _body(request, limits, RetractIn)
+    body = await _body(request, limits, RetractIn)
     return _json(await service.retract(request.path_params["fact_id"], by=body.by, reason=body.reason))
 
 
 async def _concepts(service: Service, request: Request, limits: Limits) -> Response:
-    text = _query(request, "q", required=True) or ""
-    return _json(await service.search_concepts(text, limit=_int(request, "limit", 10)))
+    q = _params(request, ConceptsQuery)
+    return _json(await service.search_concepts(q.q, limit=q.limit))
 
 
 async def _load(service: Service, request: Request, limits: Limits) -> Response:
-    name = _query(request, "name", required=True) or ""
+    q = _params(request, LoadQuery)
     raw = await _body_bytes(request, limits)
-    report = await service.load_text(
-        raw, name=name, fmt=_query(request, "format"), source=_query(request, "source"), trust=_float(request, "trust")
-    )
+    report = await service.load_text(raw, name=q.name, fmt=q.format, source=q.source, trust=q.trust)
     return _json(report, status=201)
 
 
 async def _conflicts(service: Service, request: Request, limits: Limits) -> Response:
-    found = await service.conflicts(
-        type=_query(request, "type"),
-        status=_query(request, "status"),
-        cursor=_query(request, "cursor"),
-        limit=_int(request, "limit", 50),
-    )
-    return _json(found)
+    q = _params(request, ConflictsQuery)
+    return _json(await service.conflicts(type=q.type, status=q.status, cursor=q.cursor, limit=q.limit))
 
 
 async def _resolve(service: Service, request: Request, limits: Limits) -> Response:
-    body: ResolveIn = await _body(request, limits, ResolveIn)
+    body = await _body(request, limits, ResolveIn)
     return _json(await service.resolve(request.path_params["conflict_id"], keep=body.keep, by=body.by))
 
 
 async def _query_route(service: Service, request: Request, limits: Limits) -> Response:
-    body: QueryIn = await _body(request, limits, QueryIn)
+    body = await _body(request, limits, QueryIn)
     return _json(await service.query(body.query, cursor=body.cursor, limit=body.limit))
 
 
@@ -339,29 +297,22 @@ async def _explain(service: Service, request: Request, limits: Limits) -> Respon
 
 
 async def _why(service: Service, request: Request, limits: Limits) -> Response:
-    concept = _query(request, "concept", required=True) or ""
-    limit = _int(request, "limit", 5)
-    return _json(await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.why(concept, limit=limit)]))
+    q = _params(request, ConceptQuery)
+    return _json(await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.why(q.concept, limit=q.limit)]))
 
 
 async def _path(service: Service, request: Request, limits: Limits) -> Response:
-    source = _query(request, "source", required=True) or ""
-    target = _query(request, "target", required=True) or ""
-    limit = _int(request, "limit", 5)
-    found = await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.path(source, target, limit=limit)])
+    q = _params(request, PathQuery)
+    found = await service.read(
+        lambda b: [CausalPathOut.from_path(p) for p in b.path(q.source, q.target, limit=q.limit)]
+    )
     return _json(found)
 
 
 async def _like(service: Service, request: Request, limits: Limits) -> Response:
-    concept = _query(request, "concept", required=True) or ""
-    limit = _int(request, "limit", 5)
-    return _json(await service.read(lambda b: [AnalogyOut.from_analogy(a) for a in b.like(concept, limit=limit)]))
+    q = _params(request, ConceptQuery)
+    return _json(await service.read(lambda b: [AnalogyOut.from_analogy(a) for a in b.like(q.concept, limit=q.limit)]))
 
-
-_PAGE = (
-    Param("cursor", description="`next_cursor` of the previous page"),
-    Param("limit", "integer", description="items per page"),
-)
 
 SPECS: tuple[Spec, ...] = (
     Spec("GET", "/healthz", "Liveness, schema version and the write counter", _health, returns=HealthOut),
@@ -389,7 +340,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/facts",
         "Every fact about a concept with provenance and status, paged",
         _facts_get,
-        params=(Param("concept", required=True, description="id, label or alias"), *_PAGE),
+        query=FactsQuery,
         returns=ConceptFactsPageOut,
     ),
     Spec(
@@ -416,7 +367,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/concepts",
         "Find concepts by id, label or alias, then by close names",
         _concepts,
-        params=(Param("q", required=True), Param("limit", "integer")),
+        query=ConceptsQuery,
         returns=ConceptMatchesOut,
     ),
     Spec(
@@ -424,12 +375,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/load",
         "Load one file sent as the raw body (facts JSONL/CSV/TSV or an ontology), all or nothing",
         _load,
-        params=(
-            Param("name", required=True, description="file name; its extension picks the format"),
-            Param("format", description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq"),
-            Param("source", description="source for rows without one"),
-            Param("trust", "number", description="trust 0..1 for rows without one"),
-        ),
+        query=LoadQuery,
         returns=LoadReportOut,
         writes=True,
         raw_body=True,
@@ -440,11 +386,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/conflicts",
         "Recorded conflicts, newest first, paged",
         _conflicts,
-        params=(
-            Param("type", description=", ".join(values(ConflictType))),
-            Param("status", description=" or ".join(values(ConflictStatus))),
-            *_PAGE,
-        ),
+        query=ConflictsQuery,
         returns=ConflictsPageOut,
     ),
     Spec(
@@ -477,7 +419,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/why",
         "Causal chains leading to a concept",
         _why,
-        params=(Param("concept", required=True), Param("limit", "integer")),
+        query=ConceptQuery,
         returns=CausalPathOut,
         returns_list=True,
     ),
@@ -486,7 +428,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/path",
         "Causal paths from one concept to another",
         _path,
-        params=(Param("source", required=True), Param("target", required=True), Param("limit", "integer")),
+        query=PathQuery,
         returns=CausalPathOut,
         returns_list=True,
     ),
@@ -495,7 +437,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/like",
         "Structurally similar concepts (hypotheses)",
         _like,
-        params=(Param("concept", required=True), Param("limit", "integer")),
+        query=ConceptQuery,
         returns=AnalogyOut,
         returns_list=True,
     ),
@@ -526,12 +468,8 @@ def openapi() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for spec in SPECS:
         op: dict[str, Any] = {"summary": spec.summary, "operationId": _operation_id(spec)}
-        if spec.params or "{" in spec.path:
-            op["parameters"] = [
-                {"name": p.name, "in": "query", "required": p.required, "schema": {"type": p.kind}}
-                | ({"description": p.description} if p.description else {})
-                for p in spec.params
-            ] + [
+        if spec.query is not None or "{" in spec.path:
+            op["parameters"] = _query_parameters(spec.query) + [
                 {"name": part[1:-1], "in": "path", "required": True, "schema": {"type": "string"}}
                 for part in spec.path.split("/")
                 if part.startswith("{")
@@ -569,6 +507,20 @@ def openapi() -> dict[str, Any]:
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
     }
+
+
+def _query_parameters(model: type[BaseModel] | None) -> list[dict[str, Any]]:
+    """The query string's parameters, from its model's JSON schema (types, bounds, defaults, descriptions)."""
+    if model is None:
+        return []
+    schema = model.model_json_schema()
+    required = set(schema.get("required", ()))
+    out = []
+    for name, prop in schema["properties"].items():
+        described = {"description": prop.pop("description")} if "description" in prop else {}
+        prop.pop("title", None)
+        out.append({"name": name, "in": "query", "required": name in required, "schema": prop} | described)
+    return out
 
 
 def _operation_id(spec: Spec) -> str:

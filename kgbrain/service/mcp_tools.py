@@ -9,20 +9,31 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
+from kgbrain.choices import ConflictStatus, values
 from kgbrain.errors import InputError, KgbrainError
+from kgbrain.models import (
+    MAX_TOOL_CLAIMS,
+    AskTool,
+    CheckAnswerTool,
+    ConflictsTool,
+    ExplainTool,
+    ForgetTool,
+    RecallTool,
+    RememberTool,
+    SearchConceptsTool,
+    VerifyClaimsTool,
+    validated,
+)
 from kgbrain.service.core import Service
-
-T = TypeVar("T")
 
 # 25,000 tokens at the ~3 characters a token that Russian text costs; English text stays well under it.
 MAX_RESULT_CHARS = 75_000
-MAX_CLAIMS = 100  # a verdict with its proof is ~1,500 characters: the rest come back as `not_returned`
-MAX_FACTS = 1000
 
 INSTRUCTIONS = """kgbrain is an explainable knowledge base (Russian and English). Every answer and verdict
 comes with its reasoning trace, the facts and sources used, and a confidence. Use `ask` for questions,
@@ -32,110 +43,185 @@ to see where a fact comes from, `conflicts` for contradictions, `remember` to ad
 retract one."""
 
 
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its arguments' model (the published input schema and the validation of each call), what it runs,
+    and whether it writes (left out of a read-only server)."""
+
+    name: str
+    arguments: type[BaseModel]
+    run: Callable[[Service, Any], Awaitable[str]]
+    description: str
+    writes: bool = False
+
+
 def build(service: Service) -> Any:
     """An `MCPServer` whose tools call `service` (write tools only when the service can write)."""
     from mcp.server.mcpserver import MCPServer
 
-    server = MCPServer(name="kgbrain", instructions=INSTRUCTIONS)
+    tools = [_tool(spec, service) for spec in TOOLS if not (spec.writes and service.read_only)]
+    return MCPServer(name="kgbrain", instructions=INSTRUCTIONS, tools=tools)
 
-    def tool(fn: Callable[..., Awaitable[str]], description: str) -> None:
-        server.add_tool(fn, name=fn.__name__.removeprefix("tool_"), description=description, structured_output=False)
 
-    async def tool_ask(question: str) -> str:
-        return await _call(lambda: service.ask(question))
+def _tool(spec: ToolSpec, service: Service) -> Any:
+    """The SDK's `Tool` with the model's JSON schema as its input schema. The SDK's own argument model passes the
+    arguments through untouched, so the model validates them and a bad one is a tool error in the project's words
+    ("field 'limit': 0 is outside 1..200"), not pydantic's."""
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 
-    async def tool_verify_claims(
-        claims: list[dict[str, Any] | str], closed_world: bool = False, min_confidence: float = 0.0
-    ) -> str:
-        if len(claims) > MAX_CLAIMS:
-            raise _tool_error(f"at most {MAX_CLAIMS} claims per call (got {len(claims)}); send the rest in more calls")
+    class Passed(ArgModelBase):
+        model_config = ConfigDict(extra="allow")
+
+        def model_dump_one_level(self) -> dict[str, Any]:
+            return {"arguments": dict(self.model_extra or {})}
+
+    async def call(arguments: dict[str, Any]) -> str:
         try:
-            verdicts = await service.verify(claims, closed_world=closed_world, min_confidence=min_confidence)
+            request = validated(spec.arguments, _json_strings(spec.arguments, arguments))
+            return await spec.run(service, request)
         except KgbrainError as exc:
             raise _tool_error(str(exc)) from None
-        return _fit_verdicts([v.model_dump() for v in verdicts])
 
-    async def tool_check_answer(draft: str, question: str = "") -> str:
-        return await _call(lambda: service.check_answer(draft, question=question))
+    return Tool(
+        fn=call,
+        name=spec.name,
+        description=spec.description,
+        parameters=spec.arguments.model_json_schema(),
+        fn_metadata=FuncMetadata(arg_model=Passed),
+        is_async=True,
+    )
 
-    async def tool_remember(facts: list[dict[str, Any]], source: str, trust: float | None = None) -> str:
-        if len(facts) > MAX_FACTS:
-            raise _tool_error(f"at most {MAX_FACTS} facts per call (got {len(facts)})")
-        return await _call(lambda: service.add_facts(facts, source=source, trust=trust))
 
-    async def tool_recall(concept: str, cursor: str | None = None, limit: int = 50) -> str:
-        return await _call(lambda: service.facts(concept, cursor=cursor, limit=min(limit, 200)))
+def _json_strings(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str, Any]:
+    # Some clients send a list or an object argument as a JSON string (the SDK parses those for its own models).
+    out = dict(arguments)
+    for name, value in arguments.items():
+        field = model.model_fields.get(name)
+        if field is not None and field.annotation is not str and isinstance(value, str):
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                continue
+            if isinstance(parsed, list | dict):
+                out[name] = parsed
+    return out
 
-    async def tool_search_concepts(query: str, limit: int = 10) -> str:
-        return await _call(lambda: service.search_concepts(query, limit=limit))
 
-    async def tool_forget(fact_id: str, reason: str | None = None) -> str:
-        return await _call(lambda: service.retract(fact_id, by="mcp", reason=reason))
+async def _ask(service: Service, a: AskTool) -> str:
+    return await _call(lambda: service.ask(a.question))
 
-    async def tool_conflicts(
-        status: str | None = None, type: str | None = None, cursor: str | None = None, limit: int = 20
-    ) -> str:
-        return await _call(lambda: service.conflicts(status=status, type=type, cursor=cursor, limit=min(limit, 100)))
 
-    async def tool_explain(fact_id: str) -> str:
-        return await _call(lambda: service.explain(fact_id))
+async def _verify_claims(service: Service, a: VerifyClaimsTool) -> str:
+    verdicts = await service.verify(a.claims, closed_world=a.closed_world, min_confidence=a.min_confidence)
+    return _fit_verdicts([v.model_dump() for v in verdicts])
 
-    tool(
-        tool_ask,
+
+async def _check_answer(service: Service, a: CheckAnswerTool) -> str:
+    return await _call(lambda: service.check_answer(a.draft, question=a.question))
+
+
+async def _remember(service: Service, a: RememberTool) -> str:
+    return await _call(lambda: service.add_facts(a.facts, source=a.source, trust=a.trust))
+
+
+async def _recall(service: Service, a: RecallTool) -> str:
+    return await _call(lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit))
+
+
+async def _search_concepts(service: Service, a: SearchConceptsTool) -> str:
+    return await _call(lambda: service.search_concepts(a.query, limit=a.limit))
+
+
+async def _forget(service: Service, a: ForgetTool) -> str:
+    return await _call(lambda: service.retract(a.fact_id, by="mcp", reason=a.reason))
+
+
+async def _conflicts(service: Service, a: ConflictsTool) -> str:
+    return await _call(lambda: service.conflicts(status=a.status, type=a.type, cursor=a.cursor, limit=a.limit))
+
+
+async def _explain(service: Service, a: ExplainTool) -> str:
+    return await _call(lambda: service.explain(a.fact_id))
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "ask",
+        AskTool,
+        _ask,
         "Answer a question in Russian or English from the knowledge base. Returns the hedged answer text, "
         "confidence, the reasoning type (deductive, causal, analogical, associative), the sources and a step-by-step "
         "trace with fact ids. Use for open questions ('Why are neurons important for thinking?') and yes/no questions.",
-    )
-    tool(
-        tool_verify_claims,
+    ),
+    ToolSpec(
+        "verify_claims",
+        VerifyClaimsTool,
+        _verify_claims,
         "Fact-check claims against the knowledge base. Each claim is either a sentence or an object "
         '{"subject", "predicate", "object"} (optional "id", "polarity": false for a negated claim). Returns one '
         "verdict per claim in order: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with confidence and proof. "
-        f"At most {MAX_CLAIMS} claims per call; verdicts that do not fit in one reply are listed in `not_returned` "
-        "(send those claims again). closed_world=true makes unprovable claims REFUTED.",
-    )
-    tool(
-        tool_check_answer,
+        f"At most {MAX_TOOL_CLAIMS} claims per call; verdicts that do not fit in one reply are listed in "
+        "`not_returned` (send those claims again). closed_world=true makes unprovable claims REFUTED.",
+    ),
+    ToolSpec(
+        "check_answer",
+        CheckAnswerTool,
+        _check_answer,
         "Check a whole draft answer written elsewhere (e.g. by you) before giving it: reasoning rules, each "
         "sentence against the knowledge base (supported or contradicted, with the deciding fact), and whether "
         "its citations are backed. Returns the corrected draft and what was found.",
-    )
-    tool(
-        tool_search_concepts,
+    ),
+    ToolSpec(
+        "search_concepts",
+        SearchConceptsTool,
+        _search_concepts,
         "Find concepts by name: id, label or alias in any case or inflection (Russian or English), then close "
         "spellings. Use it to learn the id the knowledge base uses before calling recall or verify_claims.",
-    )
-    tool(
-        tool_recall,
+    ),
+    ToolSpec(
+        "recall",
+        RecallTool,
+        _recall,
         "List what the knowledge base knows about one concept: every fact with it as subject or object, with "
         "source, trust, confidence and status (active, disputed, retracted...). Paged: pass next_cursor to continue.",
-    )
-    tool(
-        tool_explain,
+    ),
+    ToolSpec(
+        "explain",
+        ExplainTool,
+        _explain,
         "Explain where a fact comes from: its source, trust, authority, dates, status and confidence, how it was "
         "derived (the rule ids down to sourced facts, for facts derived by rules) and the conflicts it is part "
         "of. Takes a fact id as seen in traces, proofs and recall results.",
-    )
-    tool(
-        tool_conflicts,
+    ),
+    ToolSpec(
+        "conflicts",
+        ConflictsTool,
+        _conflicts,
         "List contradictions the knowledge base recorded (newest first) with their facts, how each was resolved "
-        "and why. Filter by status ('open' or 'resolved') or type. Paged: pass next_cursor to continue.",
-    )
-    if not service.read_only:
-        tool(
-            tool_remember,
-            "Store facts, all or nothing. Each fact is an object in the facts-file schema: "
-            '{"subject", "predicate", "object"} or {"subject", "predicate", "value", "unit"}, optional "polarity" '
-            '(false for a negative fact), "confidence" 0..1, "observed_at"; "label"/"alias" rows name concepts. '
-            "`source` names where the facts come from; `trust` (0..1) is how far to trust it. Contradictions with "
-            "stored facts are detected and recorded.",
-        )
-        tool(
-            tool_forget,
-            "Retract a fact by id. Non-destructive: it stays with its history, but reasoning stops using it and "
-            "open conflicts it took part in close. Give a reason.",
-        )
-    return server
+        f"and why. Filter by status ({' or '.join(map(repr, values(ConflictStatus)))}) or type. Paged: pass "
+        "next_cursor to continue.",
+    ),
+    ToolSpec(
+        "remember",
+        RememberTool,
+        _remember,
+        "Store facts, all or nothing. Each fact is an object in the facts-file schema: "
+        '{"subject", "predicate", "object"} or {"subject", "predicate", "value", "unit"}, optional "polarity" '
+        '(false for a negative fact), "confidence" 0..1, "observed_at"; "label"/"alias" rows name concepts. '
+        "`source` names where the facts come from; `trust` (0..1) is how far to trust it. Contradictions with "
+        "stored facts are detected and recorded.",
+        writes=True,
+    ),
+    ToolSpec(
+        "forget",
+        ForgetTool,
+        _forget,
+        "Retract a fact by id. Non-destructive: it stays with its history, but reasoning stops using it and "
+        "open conflicts it took part in close. Give a reason.",
+        writes=True,
+    ),
+)
 
 
 async def _call(fn: Callable[[], Awaitable[BaseModel]]) -> str:

@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from kgbrain.errors import InputError
+from kgbrain.models import MAX_PAGE as MAX_LIMIT  # the requests' `limit` field says the same
 
 T = TypeVar("T")
-
-MAX_LIMIT = 1000
 
 
 def page(items: Sequence[T], cursor: str | None, limit: int, *, key: tuple[str, ...]) -> tuple[list[T], str | None]:

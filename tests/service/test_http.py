@@ -30,6 +30,9 @@ def test_health_and_openapi_describe_every_route(served: Server) -> None:
     # The response schema is the model `ask --json` prints.
     assert set(doc["components"]["schemas"]["AskOut"]["properties"]) >= {"answer", "confidence", "trace"}
     assert doc["paths"]["/v1/facts"]["get"]["responses"]["404"]["content"]["application/json"]
+    # Query strings are described by their models: the limits a request is checked against are the ones published.
+    limit = next(p for p in doc["paths"]["/v1/facts"]["get"]["parameters"] if p["name"] == "limit")
+    assert limit["schema"] == {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}
 
 
 def test_stats_is_the_body_stats_json_prints(served: Server) -> None:
@@ -79,6 +82,12 @@ def test_errors_are_json_with_the_cli_message_and_status(served: Server, demo: B
     r = served.client.get("/v1/conflicts", params={"type": "nonsense"})
     assert r.status_code == 400
     assert r.json()["error"].startswith("Unknown conflict type 'nonsense'")
+    r = served.client.get("/v1/concepts", params={"q": "neuron", "limit": 0})
+    assert r.status_code == 400
+    assert r.json()["error"] == "field 'limit': 0 is outside 1..100"
+    r = served.client.post("/v1/ask", json={"question": "x", "priority": 2})
+    assert r.status_code == 400
+    assert r.json()["error"] == "field 'priority': 2 is outside 0..1"
     r = served.client.get("/v1/nowhere")
     assert r.status_code == 404
     assert "error" in r.json()

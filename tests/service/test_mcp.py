@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kgbrain.service.mcp_tools import TOOLS as TOOLS_BY_MODEL
 from tests.service.conftest import copy_kb, env_with
 
 TOOLS = {
@@ -44,6 +45,10 @@ def test_mcp_tools_over_stdio(demo_db: Path, no_block: Path, tmp_path: Path) -> 
             assert set(tools) == TOOLS
             assert all(len(t.description or "") > 80 for t in tools.values())
             assert "question" in tools["ask"].input_schema["properties"]
+            # Each tool's input schema is its arguments' model's, limits included.
+            for spec in TOOLS_BY_MODEL:
+                assert tools[spec.name].input_schema == spec.arguments.model_json_schema()
+            assert tools["verify_claims"].input_schema["properties"]["claims"]["maxItems"] == 100
             sizes: list[int] = []
 
             async def call(name: str, args: dict[str, Any]) -> Any:
@@ -94,6 +99,12 @@ def test_mcp_tools_over_stdio(demo_db: Path, no_block: Path, tmp_path: Path) -> 
             bad = await client.call_tool("remember", {"facts": [{"subject": "x"}], "source": "agent"})
             assert bad.is_error
             assert "field 'predicate'" in _text(bad)
+            bad = await client.call_tool("recall", {"concept": "neuron", "limit": 0})
+            assert bad.is_error
+            assert "field 'limit': 0 is outside 1..200" in _text(bad)
+            bad = await client.call_tool("conflicts", {"status": "maybe"})
+            assert bad.is_error
+            assert "field 'status'" in _text(bad)
             too_many = await client.call_tool("verify_claims", {"claims": ["Neurons have DNA"] * 101})
             assert too_many.is_error
             assert "at most 100 claims" in _text(too_many)

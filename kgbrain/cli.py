@@ -499,14 +499,19 @@ def rules(session: Session, cypher: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @pass_session
 def explain(session: Session, fact_id: str, as_json: bool) -> None:
-    """Show how FACT_ID holds: its derivation tree down to sourced facts, each step with its rule id."""
-    from kgbrain.reasoning.tms.proofs import proof_json, proof_lines
+    """Show how FACT_ID holds: its derivation tree down to sourced facts, each step with its rule id.
 
-    proof = session.brain().explain(fact_id)
+    With --json: the fact with its provenance and status, that tree, and the conflicts it is part of (the body of
+    HTTP's GET /v1/facts/{id}/explain and MCP's `explain`).
+    """
+    from kgbrain.reasoning.tms.proofs import proof_lines
+
     if as_json:
-        echo_json(proof_json(proof))
+        from kgbrain.models import ExplanationOut
+
+        echo_json(ExplanationOut.of(session.brain(), fact_id).model_dump())
         return
-    for line in proof_lines(proof):
+    for line in proof_lines(session.brain().explain(fact_id)):
         click.echo(line)
 
 

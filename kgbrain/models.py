@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kgbrain.api import MAX_DRAFT_CHARS, MAX_QUESTION_CHARS, ConceptFacts, Stats
+from kgbrain.api import MAX_DRAFT_CHARS, MAX_QUESTION_CHARS, Brain, ConceptFacts, Stats
 from kgbrain.choices import ConflictStatus, ConflictType, GoalType, VerdictKind, values
 from kgbrain.errors import InvalidRequest
 from kgbrain.ingest.export import fact_row
@@ -501,6 +501,21 @@ class ExplanationOut(_Out):
     fact: dict[str, Any]
     proof: dict[str, Any]
     conflicts: list[ConflictOut]
+
+    @classmethod
+    def of(cls, brain: Brain, fact_id: str) -> ExplanationOut:
+        """Explain `fact_id` from `brain` (the CLI's `explain --json`, HTTP and MCP all print this).
+
+        Raises:
+            InputError: no fact has this id.
+        """
+        from kgbrain.reasoning.tms.proofs import proof_json
+
+        proof = proof_json(brain.explain(fact_id))  # first: its unknown-fact message says where ids are shown
+        found = brain.conflicts(facts=[fact_id])
+        return cls(
+            fact=fact_row(brain.fact(fact_id)), proof=proof, conflicts=[ConflictOut.from_record(c) for c in found]
+        )
 
 
 class QueryPageOut(QueryOut):

@@ -123,3 +123,18 @@ def test_without_a_database_the_bundled_demo_is_used_and_said(tmp_path: Path) ->
     assert "bundled demo knowledge base" in done.stderr
     assert json.loads(done.stdout)["facts"] >= 300
     assert not (tmp_path / "kgbrain.kuzu").exists()
+
+
+def test_explain_json_is_the_body_http_and_mcp_return(runner: CliRunner, tmp_path: Path) -> None:
+    from kgbrain.models import ExplanationOut
+
+    db = tmp_path / "kb.kuzu"
+    invoke(runner, db, "load", str(write_jsonl(tmp_path / "f.jsonl", ROWS)))
+    _, out, _ = invoke(runner, db, "facts", "neuron", "--json")
+    fact_id = json.loads(out)["facts"][0]["fact_id"]
+    code, out, _ = invoke(runner, db, "explain", fact_id, "--json")
+    assert code == 0
+    explained = json.loads(out)
+    assert ExplanationOut.model_validate(explained).model_dump() == explained
+    assert explained["fact"]["fact_id"] == explained["proof"]["fact_id"] == fact_id
+    assert explained["conflicts"] == []

@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 from kgbrain.api import Brain
 from kgbrain.errors import InputError, KgbrainError
-from kgbrain.ingest.export import fact_row
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.models import (
     AskOut,
@@ -325,17 +324,7 @@ class Service:
     async def explain(self, fact_id: str) -> ExplanationOut:
         """A fact's provenance and status, and the conflicts it is part of."""
 
-        def run(brain: Brain) -> ExplanationOut:
-            from kgbrain.reasoning.tms.proofs import proof_json
-
-            fact = brain.fact(fact_id)
-            proof = proof_json(brain.explain(fact_id))
-            found = brain.conflicts(facts=[fact_id])
-            return ExplanationOut(
-                fact=fact_row(fact), proof=proof, conflicts=[ConflictOut.from_record(c) for c in found]
-            )
-
-        return await self.read(run)
+        return await self.read(lambda b: ExplanationOut.of(b, fact_id))
 
     async def query(self, text: str, *, cursor: str | None = None, limit: int = 100) -> QueryPageOut:
         """`kgbrain query --json`, paged: SPARQL SELECT or a rule body over the facts and rules, in memory.

@@ -177,7 +177,7 @@ def test_explain_prints_the_tree_down_to_sourced_facts(tmp_path: Path) -> None:
     out = runner.invoke(cli, ["--db", str(db), "explain", fid]).stdout.splitlines()
     assert out[0].startswith(f"{fid}  ann ancestor dan  [by rule anc2")
     assert any("ann parent bob  [from facts.jsonl" in line for line in out)
-    tree = json.loads(runner.invoke(cli, ["--db", str(db), "explain", fid, "--json"]).stdout)
+    tree = json.loads(runner.invoke(cli, ["--db", str(db), "explain", fid, "--json"]).stdout)["proof"]
     assert tree["rule"] == "anc2"
     assert [p["predicate"] for p in tree["premises"]] == ["ancestor", "parent"]
     assert tree["premises"][0]["premises"][0]["premises"][0]["rule"] is None

@@ -42,7 +42,7 @@ def test_resolving_against_a_premise_withdraws_the_conclusion_and_resolving_back
         f"{flies}  tweety instance_of flies  [by rule fl, conf 1.00, retracted] (support lost)",
         f"  {facts['zoo']}  tweety instance_of bird  [from zoo, conf 0.85, disputed]",
     ]
-    assert json.loads(run(db_path, "explain", flies, "--json"))["status"] == "retracted"
+    assert json.loads(run(db_path, "explain", flies, "--json"))["proof"]["status"] == "retracted"
 
     run(db_path, "resolve", conflict["id"], "--keep", facts["zoo"], "--by", "ann")
     assert run(db_path, "explain", flies).splitlines() == [

@@ -8,14 +8,14 @@ import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timezone
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept
 from kgbrain.knowledge import Fact
 from kgbrain.resources import resource_dir
-from kgbrain.ruleset import Atom, Program, Rule
+from kgbrain.ruleset import Program
 from kgbrain.store import KuzuStore
 from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
@@ -28,17 +28,18 @@ MAX_QUESTION_CHARS = 1000
 MAX_DRAFT_CHARS = 50_000
 # Called with (file, bytes done, bytes total) while a file is read.
 LoadProgress = Callable[[str, int, int], None]
-# Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file).
-LoadHook = Callable[["Brain", "LoadReport"], None]
+# Run after each file's facts are stored, inside the same transaction (so a failing hook loses the file); returns
+# the facts it took out of the active set (contradiction detection's automatic resolutions), or None.
+LoadHook = Callable[["Brain", "LoadReport"], "Iterable[Fact] | None"]
 
 if TYPE_CHECKING:  # loading imports pyarrow, truth maintenance its own modules: a question needs neither
     from kgbrain.ingest.batch import LoadBatch
     from kgbrain.ingest.loader import LoadReport
     from kgbrain.reasoning.tms import resolution as truth
+    from kgbrain.reasoning.tms.maintenance import Maintenance
 
 if TYPE_CHECKING:
     from kgbrain.reasoning.tms.proofs import Proof
-    from kgbrain.reasoning.tms.withdraw import Withdrawal
 
 if TYPE_CHECKING:  # the reasoner imports numpy and hnswlib; commands that never reason skip them
     from kgbrain.reasoning.answering.reasoner import Answer, Reasoner
@@ -98,9 +99,8 @@ class Brain:
         """Wrap an open store; prefer `Brain.open`."""
         self.store = store
         # Subsystems that must see every load (contradiction detection, analogy index) add themselves here.
-        self.load_hooks: list[LoadHook] = []
         # Contradiction detection sees every load: new facts against the stored ones, recorded in the same transaction.
-        self.load_hooks.append(_detect_conflicts)
+        self.load_hooks: list[LoadHook] = [_detect_conflicts]
         # Count each question's chosen action in the stored success history (a write per question; off, `ask`
         # only reads and the same question keeps its answer).
         self.record_actions = False
@@ -163,6 +163,20 @@ class Brain:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def maintenance(self) -> Maintenance:
+        """Every write's truth maintenance (created on the first write; it calls this Brain's load hooks)."""
+        found: Maintenance | None = self.__dict__.get("_maintenance")
+        if found is None:
+            from kgbrain.reasoning.tms.maintenance import Maintenance
+
+            found = Maintenance(self.store, hooks=self._bound_hooks, statuses_changed=self._statuses_changed)
+            self.__dict__["_maintenance"] = found
+        return found
+
+    def _bound_hooks(self) -> list[Callable[[LoadReport], Iterable[Fact] | None]]:
+        return [partial(hook, self) for hook in self.load_hooks]
+
     # -- loading -------------------------------------------------------------------------------
 
     def load(
@@ -181,69 +195,29 @@ class Brain:
             OntologyError: an ontology cannot be parsed.
             StoreError: the store failed (the file's transaction was rolled back).
         """
-        from kgbrain.ingest.batch import check_text
-        from kgbrain.ingest.formats import Kind, load_format
-        from kgbrain.ingest.loader import LoadReport, load_batch
-
         if trust is not None and not 0.0 <= trust <= 1.0:
             raise InputError(f"--trust {trust!r} is outside 0..1")
-        reports = []
-        for raw in paths:
-            path = Path(raw)
-            if not path.is_file():
-                raise InputError(f"{str(path)!r}: no such file")
-            total = path.stat().st_size
+        return [self._load_file(Path(raw), source=source, trust=trust, fmt=fmt, progress=progress) for raw in paths]
 
-            def tick(done: int, name: str = str(path), total: int = total) -> None:
-                if progress is not None:
-                    progress(name, done, total)
+    def _load_file(
+        self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: LoadProgress | None
+    ) -> LoadReport:
+        from kgbrain.ingest.formats import Kind, load_format
 
-            if load_format(path, fmt).kind is Kind.RULES:
-                with self.store.atomic():  # the rules, everything they derive and settle, or none of it
-                    report = _load_rules(self.store, path)
-                    if report.extra.get("rules_added") or report.extra.get("superiority_added"):
-                        _settle_after_load(self.store, None, None)
-                    with self.store.transaction():
-                        for hook in self.load_hooks:
-                            hook(self, report)
-                    if report.deactivated:  # conclusions a conflict resolution disputed: what rests on them goes
-                        _settle_after_load(self.store, report, None, _withdraw_deactivated(self.store, report))
-                reports.append(report)
-                tick(total)
-                continue
-            batch = self._read(path, source=source, trust=trust, fmt=fmt, progress=tick)
-            check_text(batch)
-            if batch.empty:  # nothing to load: not even the file's source is recorded
-                reports.append(
-                    LoadReport(batch.file, batch.rows_read, skipped=dict(batch.skipped), extra=dict(batch.extra))
-                )
-                tick(total)
-                continue
-            # A kill at any moment leaves all of the file or none of it. About 1 KB per row is written
-            # (data pages and their log); measured 700 bytes a fact on a 300k-fact load.
-            expected = 1024 * (len(batch.facts) + len(batch.annotations) + len(batch.declarations))
-            with self.store.atomic(expected_bytes=expected):
-                with self.store.transaction():
-                    report = load_batch(self.store, batch)
-                    report.annotated = {a.concept for a in batch.annotations}
-                    new_rules = _save_rules(self.store, batch, report)
-                    for hook in self.load_hooks:
-                        hook(self, report)
-                # Stored rules run on the new facts after they are committed (each round commits; see
-                # reasoning/rules/engine.py), then the hooks see the derived facts as a load of their own; all
-                # inside the same atomic block, so a kill during a round leaves the knowledge base as it was.
-                derived = _run_rules(self.store, report, new_rules)
-                if derived is not None:
-                    with self.store.transaction():
-                        for hook in self.load_hooks:
-                            hook(self, derived)
-                # Stored facts the conflict hooks disputed or outdated take what was derived from them along (after
-                # the load's commit: Kùzu 0.11.3 misreads relationships appended earlier in the same transaction).
-                gone = _withdraw_deactivated(self.store, report, derived)
-                _settle_after_load(self.store, report, derived, gone)
-            reports.append(report)
-            tick(total)
-        return reports
+        if not path.is_file():
+            raise InputError(f"{str(path)!r}: no such file")
+        total = path.stat().st_size
+
+        def tick(done: int) -> None:
+            if progress is not None:
+                progress(str(path), done, total)
+
+        if load_format(path, fmt).kind is Kind.RULES:
+            report = self.maintenance.load_rules(path)
+        else:
+            report = self.maintenance.load(self._read(path, source=source, trust=trust, fmt=fmt, progress=tick))
+        tick(total)
+        return report
 
     def _read(
         self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]
@@ -718,22 +692,7 @@ class Brain:
             InputError: unknown conflict, or `keep` is not one of its facts.
             StoreError: the store failed.
         """
-        from kgbrain.reasoning.tms import resolution as truth
-        from kgbrain.reasoning.tms.follow import withdraw_lost
-
-        # The decision, what the rules derived from the facts it disputes (withdrawn) and from the fact it keeps
-        # (derived again), and what that settles: all of it or none.
-        with self.store.atomic():
-            with self.store.transaction():
-                current = truth.get_conflict(self.store, conflict_id)
-                if truth.already_decided(current, keep, by):
-                    return current
-                record = truth.resolve_by_person(self.store, conflict_id, keep, by)
-                shift = truth.shift_of(record.events[-1:], record.facts)
-                gone = withdraw_lost(self.store, [f.fact_id for f in shift.lost])
-            self._follow(shift, gone)
-        self._statuses_changed()
-        return record
+        return self.maintenance.resolve(conflict_id, keep=keep, by=by)
 
     def retract(self, fact_id: str, *, by: str | None = None, reason: str | None = None) -> truth.RetractResult:
         """Mark a fact retracted (kept with its history; reasoning ignores it from now on).
@@ -742,18 +701,7 @@ class Brain:
             InputError: unknown fact, or retracted already.
             StoreError: the store failed.
         """
-        from kgbrain.reasoning.tms import resolution as truth
-        from kgbrain.reasoning.tms.follow import withdraw_lost
-
-        # The retraction, what loses all support with it, what the rivals it brings back imply, and what that
-        # settles: all of it or none.
-        with self.store.atomic():
-            with self.store.transaction():
-                result = truth.retract(self.store, fact_id, by=by, reason=reason)
-                gone = withdraw_lost(self.store, [fact_id, *(f.fact_id for f in result.shift.lost)])
-            self._follow(result.shift, gone, [result.fact])
-        self._statuses_changed()
-        return result
+        return self.maintenance.retract(fact_id, by=by, reason=reason)
 
     def retract_many(
         self, fact_ids: Sequence[str], *, by: str | None = None, reason: str | None = None
@@ -764,20 +712,7 @@ class Brain:
             InputError: an unknown fact, or one retracted already (then nothing is retracted).
             StoreError: the store failed.
         """
-        from functools import reduce
-
-        from kgbrain.reasoning.tms import resolution as truth
-        from kgbrain.reasoning.tms.follow import withdraw_lost
-
-        with self.store.atomic():  # as `retract`: a kill leaves all of it or none
-            with self.store.transaction():
-                results = truth.retract_many(self.store, list(dict.fromkeys(fact_ids)), by=by, reason=reason)
-                shift = reduce(truth.Shift.__or__, (r.shift for r in results), truth.Shift())
-                ids = [r.fact.fact_id for r in results] + [f.fact_id for f in shift.lost]
-                gone = withdraw_lost(self.store, ids)
-            self._follow(shift, gone, [r.fact for r in results])
-        self._statuses_changed()
-        return results
+        return self.maintenance.retract_many(fact_ids, by=by, reason=reason)
 
     def explain(self, fact_id: str) -> Proof:
         """The derivation tree of a fact down to sourced facts, each step with its rule id.
@@ -809,45 +744,7 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        from kgbrain.reasoning.tms import resolution as truth
-        from kgbrain.reasoning.tms.follow import withdraw_lost
-
-        with self.store.atomic():  # the records, what their resolutions take from the rules' conclusions, or none
-            with self.store.transaction():
-                result = truth.scan_and_record(self.store)
-                events = (e for r in result.recorded for e in r.events)
-                shift = truth.shift_of(events, (f for r in result.recorded for f in r.facts))
-                gone = withdraw_lost(self.store, [f.fact_id for f in shift.lost])
-            self._follow(shift, gone)
-        self._statuses_changed()
-        return result
-
-    def _follow(self, shift: truth.Shift, gone: Withdrawal, also: Sequence[Fact] = ()) -> None:
-        """The rest of truth maintenance after a committed status change and its DRed withdrawal `gone`.
-
-        Facts back in the active set run the rules; what they derive goes through the load hooks as a load's
-        derived facts do (contradiction detection may dispute some, and what rests on those is withdrawn in
-        turn); then `not` and defeasible conclusions are settled over every fact that moved (and `also`).
-        Call it inside `atomic`, outside a transaction.
-        """
-        from kgbrain.ingest.loader import LoadReport
-        from kgbrain.reasoning.tms.follow import change_keys, derive_regained, withdraw_lost
-        from kgbrain.reasoning.tms.settle import settle_stored
-
-        run = derive_regained(self.store, shift.regained)
-        keys = change_keys([*shift.lost, *shift.regained, *also], run)
-        rules = set(gone.rules)
-        if run is not None:
-            derived = LoadReport(file="kgbrain:rules", facts_added=run.derived)
-            derived.added = run.added
-            with self.store.transaction():
-                for hook in self.load_hooks:
-                    hook(self, derived)
-            if derived.deactivated:
-                with self.store.transaction():
-                    rules |= set(withdraw_lost(self.store, [f.fact_id for f in derived.deactivated]).rules)
-                keys |= change_keys(derived.deactivated)
-        settle_stored(self.store, keys, rules)
+        return self.maintenance.scan()
 
     def changed(self, report: LoadReport | None = None, *, delta: FactDelta | None = None) -> None:
         """Another connection to this database committed a write: bring what was built from the data up to date.
@@ -878,113 +775,15 @@ class Brain:
             reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
 
 
-def _save_rules(store: GraphStore, batch: LoadBatch, report: LoadReport) -> list[str]:
-    """Store the rules a file states (an ontology's OWL 2 RL axioms) in the load's transaction.
-
-    Returns the new rules that can fire on what is stored now; the others (thousands of DBpedia's
-    `prp-dom`, say) wait, as every stored rule does, for a load that brings facts of their predicates.
-    """
-    if not batch.rules:
-        return []
-    from kgbrain.reasoning.rules.rulebase import save_program
-
-    _, new, _ = save_program(store, Program(tuple(batch.rules)))
-    report.extra["rules_added"] = len(new)
-    if not new:
-        return []
-    present = {r["predicate"] for r in store.run("fact_counts") if r["active"]}
-    fresh = set(new)
-    return [r.id for r in batch.rules if r.id in fresh and _may_match(r, present)]
-
-
-def _may_match(rule: Rule, predicates: set[str]) -> bool:
-    """Whether every positive body atom of `rule` has a stored fact of its predicate to match."""
-    for atom in rule.body:
-        if isinstance(atom, Atom) and not atom.naf:
-            wanted = {"instance_of", "is_a"} if atom.unary else {atom.predicate}
-            if not wanted & predicates:
-                return False
-    return True
-
-
-def _run_rules(store: GraphStore, report: LoadReport, new_rules: Sequence[str] = ()) -> LoadReport | None:
-    """Run the stored rules on a load's new facts (new rules on every fact); the derived facts' report, or None."""
-    from kgbrain.ingest.loader import LoadReport
-
-    if (not len(report.added) and not new_rules) or report.loaded_at is None:
-        return None
-    import pyarrow.compute as pc
-
-    from kgbrain.reasoning.rules.rulebase import run_on_new_facts
-
-    earliest = pc.min(report.added.arrow("loaded_at")).as_py()  # an aware UTC datetime, or None
-    stamps = [earliest.astimezone(timezone.utc).replace(tzinfo=None)] if earliest is not None else []
-    predicates = report.added.distinct("predicate")
-    run = run_on_new_facts(store, min([report.loaded_at, *stamps]), new_rules, predicates)
-    if not run.derived:
-        return None
-    report.extra["derived"] = report.extra.get("derived", 0) + run.derived
-    derived = LoadReport(file="kgbrain:rules", facts_added=run.derived)
-    derived.added = run.added
-    return derived
-
-
-def _withdraw_deactivated(store: GraphStore, *reports: LoadReport | None) -> Withdrawal | None:
-    """Withdraw (in a transaction of its own) what rested on facts the load hooks took out of the active set."""
-    from kgbrain.reasoning.tms.follow import withdraw_lost
-
-    lost = [f.fact_id for r in reports if r is not None for f in r.deactivated]
-    if not lost:
-        return None
-    with store.transaction():
-        return withdraw_lost(store, lost)
-
-
-def _settle_after_load(
-    store: GraphStore, report: LoadReport | None, derived: LoadReport | None, gone: Withdrawal | None = None
-) -> None:
-    """New facts (or rules, when `report` is None) can make `not` atoms false and block defeasible conclusions,
-    and so can the facts the load's conflicts disputed and the conclusions withdrawn with them (`gone`)."""
-    from kgbrain.reasoning.tms.follow import change_keys
-    from kgbrain.reasoning.tms.settle import EVERYTHING, column_keys, settle_stored
-
-    if report is None:
-        settle_stored(store, {EVERYTHING})
-        return
-    keys = column_keys(report.added) | change_keys(report.deactivated)
-    if derived is not None:
-        keys |= column_keys(derived.added) | change_keys(derived.deactivated)
-        if derived.facts_added != len(derived.added):  # revived facts: their predicates are not reported
-            keys.add(EVERYTHING)
-    settle_stored(store, keys, gone.rules if gone is not None else ())
-
-
-def _load_rules(store: GraphStore, path: Path) -> LoadReport:
-    from kgbrain.ingest.loader import LoadReport
-    from kgbrain.reasoning.rules.rulebase import load_rules_file
-
-    rules = load_rules_file(store, path)
-    extra = {"rules_added": rules.rules_added, "superiority_added": rules.superiority_added}
-    extra |= {"derived": rules.run.derived, "derivations": rules.run.derivations}
-    report = LoadReport(file=str(path), rows_read=rules.rules_read, facts_added=rules.run.derived, extra=extra)
-    report.added = rules.run.added
-    return report
-
-
 def _names_changed(brain: Brain, report: LoadReport) -> None:
     # The retriever's term index: add the names of the concepts this load touched (names are never removed).
     brain.cognition.retriever.invalidate(report.added.concepts() | report.annotated)
 
 
-def _detect_conflicts(brain: Brain, report: LoadReport) -> None:
-    from kgbrain.reasoning.tms import resolution as truth
+def _detect_conflicts(brain: Brain, report: LoadReport) -> tuple[Fact, ...]:
+    from kgbrain.reasoning.tms.maintenance import detect_conflicts
 
-    records = truth.record_on_load(
-        brain.store, report.added, only_new=report.first_facts, new_concepts=report.new_concepts
-    )
-    if records:
-        shift = truth.shift_of((e for r in records for e in r.events), (f for r in records for f in r.facts))
-        report.deactivated += shift.lost
+    return detect_conflicts(brain.store, report)
 
 
 def _enum(kind: Any, value: str | None, what: str) -> Any:

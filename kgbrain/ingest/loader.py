@@ -39,9 +39,9 @@ T = TypeVar("T")
 Phase = Callable[[str], None]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class LoadReport:
-    """What one file added to the knowledge base."""
+    """What one file added to the knowledge base (built once; a later step makes a copy with `replace`)."""
 
     file: str
     rows_read: int = 0
@@ -68,10 +68,10 @@ class LoadReport:
     # those in memory instead of asking the store.
     new_concepts: frozenset[str] = field(default_factory=frozenset, repr=False)
     # Concepts that got labels, aliases or descriptions (not in --json): caches of names refresh just these.
-    annotated: set[str] = field(default_factory=set, repr=False)
-    # Facts the hooks took out of the active set (a conflict's automatic resolution disputed or outdated them,
-    # not in --json): what the rules had derived from them is withdrawn after the hooks.
-    deactivated: list[Fact] = field(default_factory=list, repr=False)
+    annotated: frozenset[str] = field(default_factory=frozenset, repr=False)
+    # Facts the load hooks took out of the active set (a conflict's automatic resolution disputed or outdated
+    # them, not in --json): what the rules had derived from them is withdrawn after the hooks.
+    deactivated: tuple[Fact, ...] = field(default=(), repr=False)
 
     @property
     def nothing(self) -> bool:
@@ -94,39 +94,46 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         StoreError: the store failed; the transaction was rolled back and nothing was added.
     """
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(tzinfo=None)
-    report = LoadReport(
-        file=batch.file,
-        rows_read=batch.rows_read,
-        skipped=dict(batch.skipped),
-        extra=dict(batch.extra),
-        owl2rl=dict(batch.owl2rl),
-        loaded_at=now,
-    )
     with store.transaction():
         resolver = _Resolver(store, batch)
         facts = resolver.resolve_facts(batch.facts)
-        report.concepts_created = _write_concepts(store, resolver, batch.annotations)
-        report.new_concepts = frozenset(resolver.new_ids)
-        report.names_added = _write_names(store, resolver, batch.annotations)
-        report.sources = _write_sources(store, batch)
-        report.predicates_declared = _write_predicates(
-            store, facts.distinct("predicate"), batch.declarations, batch.file
-        )
-        report.first_facts = not store.run("facts_any")
+        concepts_created = _write_concepts(store, resolver, batch.annotations)
+        new_concepts = frozenset(resolver.new_ids)
+        names_added = _write_names(store, resolver, batch.annotations)
+        sources = _write_sources(store, batch)
+        declared = _write_predicates(store, facts.distinct("predicate"), batch.declarations, batch.file)
+        first_facts = not store.run("facts_any")
         rows = len(facts)
-        added = _write_facts(store, facts, now, check_stored=not report.first_facts, new_concepts=report.new_concepts)
+        added = _write_facts(store, facts, now, check_stored=not first_facts, new_concepts=new_concepts)
         release_arrow_memory()
         _restore_records(store, batch.records)
-        report.added = added
-        report.facts_added = len(added)
-        report.duplicates_skipped = rows - len(added)
-        counted = pc.value_counts(added.arrow("predicate")) if len(added) else None
-        report.per_predicate = (
-            dict(sorted(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist(), strict=True)))
-            if counted is not None
-            else {}
-        )
-    return report
+    return LoadReport(
+        file=batch.file,
+        rows_read=batch.rows_read,
+        facts_added=len(added),
+        duplicates_skipped=rows - len(added),
+        concepts_created=concepts_created,
+        names_added=names_added,
+        predicates_declared=declared,
+        sources=sources,
+        per_predicate=_per_predicate(added),
+        skipped=dict(batch.skipped),
+        extra=dict(batch.extra),
+        owl2rl=dict(batch.owl2rl),
+        added=added,
+        loaded_at=now,
+        first_facts=first_facts,
+        new_concepts=new_concepts,
+        annotated=frozenset(a.concept for a in batch.annotations),
+    )
+
+
+def _per_predicate(added: FactColumns) -> dict[str, int]:
+    """How many facts of each predicate were added, by predicate name."""
+    if not len(added):
+        return {}
+    counted = pc.value_counts(added.arrow("predicate"))
+    return dict(sorted(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist(), strict=True)))
 
 
 class _Resolver:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from kgbrain.api import Brain
 from kgbrain.ingest.loader import LoadReport
-from kgbrain.knowledge import Status
+from kgbrain.knowledge import Fact, Status
 from kgbrain.reasoning.tms import resolution as truth
 from kgbrain.reasoning.tms.contradictions import detect_new
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX, Atom, Program, Rule, RuleKind, Superiority, Var
@@ -137,8 +137,8 @@ def _open(*, conflicts: bool) -> Brain:
     return brain
 
 
-def _stored_conflicts(brain: Brain, report: LoadReport) -> None:
-    """The contradiction hook (api._detect_conflicts), for conflicts among stored facts only."""
+def _stored_conflicts(brain: Brain, report: LoadReport) -> tuple[Fact, ...]:
+    """The contradiction hook (maintenance.detect_conflicts), for conflicts among stored facts only."""
     found = [
         c
         for c in detect_new(brain.store, report.added)
@@ -146,7 +146,7 @@ def _stored_conflicts(brain: Brain, report: LoadReport) -> None:
     ]
     records = truth.record(brain.store, found, fresh={f.fact_id for f in report.added})
     events = (e for r in records for e in r.events)
-    report.deactivated += truth.shift_of(events, (f for r in records for f in r.facts)).lost
+    return truth.shift_of(events, (f for r in records for f in r.facts)).lost
 
 
 def _apply(brain: Brain, path: Path, op: tuple[object, ...]) -> None:

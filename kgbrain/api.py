@@ -54,15 +54,16 @@ if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `thin
     from kgbrain.output.pipeline import BrainOutput, Cognition
 
 if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable
     from typing import IO
 
-    from kgbrain.ingest.claims import ClaimLine, ClaimRow
+    from kgbrain.ingest.claims import ClaimRow
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
-    from kgbrain.reasoning.answering.verify import ConflictNote, Verdict
+    from kgbrain.reasoning.answering.verify import CheckerOpener, ConflictNote, Verdict, VerifyOptions
 
 if TYPE_CHECKING:  # queries with variables load the rule executor on first use
     from kgbrain.reasoning.rules.query import QueryEngine, QueryResult
+    from kgbrain.reasoning.views.graph import FactGraph
     from kgbrain.ruleset import Program
 
 
@@ -79,6 +80,34 @@ class Stats:
     sources: int
     schema_version: int
 
+    @classmethod
+    def of(cls, store: GraphStore) -> Stats:
+        """Count what `store` holds.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        counts = store.run("concept_count")[0]
+        per_predicate: Counter[str] = Counter()
+        statuses: Counter[str] = Counter()
+        total = active = 0
+        for row in store.run("fact_counts"):
+            per_predicate[row["predicate"]] += row["facts"]
+            total += row["facts"]
+            active += row["active"]
+        for row in store.run("fact_status_counts"):
+            statuses[row["status"]] += row["facts"]
+        return cls(
+            concepts=counts["concepts"],
+            individuals=counts["individuals"] or 0,
+            facts=total,
+            active_facts=active,
+            predicates=dict(sorted(per_predicate.items())),
+            statuses=dict(sorted(statuses.items())),
+            sources=len(store.run("sources_all")),
+            schema_version=store.schema_version,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ConceptFacts:
@@ -91,6 +120,25 @@ class ConceptFacts:
     names: list[dict[str, Any]] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, store: GraphStore, cid: str) -> ConceptFacts:
+        """The stored concept `cid` (it must exist) with its names and facts.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        c = store.run("concept_get", id=cid)[0]
+        facts = [fact_from_row(r) for r in store.run("concept_facts_out", id=cid)]
+        facts += [fact_from_row(r) for r in store.run("concept_facts_in", id=cid)]
+        return cls(
+            id=cid,
+            kind=c["kind"],
+            labels={lang: c[f"label_{lang}"] for lang in ("en", "ru") if c[f"label_{lang}"]},
+            descriptions={lang: c[f"description_{lang}"] for lang in ("en", "ru") if c[f"description_{lang}"]},
+            names=store.run("concept_names", id=cid),
+            facts=facts,
+        )
+
 
 class Brain:
     """A knowledge base: load, inspect, export (and, through the reasoning layer, ask and verify)."""
@@ -98,8 +146,9 @@ class Brain:
     def __init__(self, store: GraphStore) -> None:
         """Wrap an open store; prefer `Brain.open`."""
         self.store = store
-        # Subsystems that must see every load (contradiction detection, analogy index) add themselves here.
-        # Contradiction detection sees every load: new facts against the stored ones, recorded in the same transaction.
+        # Subsystems that must see every load add themselves here (the reasoner's caches and analogy index, the
+        # retriever's names). Contradiction detection comes first: new facts against the stored ones, recorded in
+        # the same transaction; the facts its automatic resolutions deactivate go back to truth maintenance.
         self.load_hooks: list[LoadHook] = [_detect_conflicts]
         # Count each question's chosen action in the stored success history (a write per question; off, `ask`
         # only reads and the same question keeps its answer).
@@ -175,6 +224,7 @@ class Brain:
         return found
 
     def _bound_hooks(self) -> list[Callable[[LoadReport], Iterable[Fact] | None]]:
+        """The load hooks as truth maintenance calls them, read at each write (hooks are added on first use)."""
         return [partial(hook, self) for hook in self.load_hooks]
 
     # -- loading -------------------------------------------------------------------------------
@@ -286,52 +336,30 @@ class Brain:
                 file for these claims.
             StoreError: the store failed (everything verified so far is on disk).
         """
-        from kgbrain.ingest.claims import claims_format, count_claims, read_claim_lines, read_claims
-        from kgbrain.output.verdicts import VerdictWriter, encode_batch, run_verification, skip_finished
+        from kgbrain.output.verify_runs import Spread, verify_file
         from kgbrain.reasoning.answering.verify import VerifyOptions
 
-        path = Path(claims)
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
-        total = count_claims(path, fmt)
-        decisive = {"closed_world": closed_world, "min_confidence": min_confidence}
-        writer = VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream, options=decisive)
-        with writer:
-            if workers > 1 and claims_format(path, fmt) == "jsonl":
-                # Workers parse their own lines and encode their own verdicts; this process only splits the
-                # file and writes what comes back, so it does not hold the workers up.
-                lines = skip_finished(read_claim_lines(path), writer.finished, out=str(out), claims=str(path))
-                encoded = self._verify_parallel(lines, options, workers, batch_size, encode_batch)
-                return run_verification(encoded, writer, total=total, progress=progress, workers=workers)
-            rows = skip_finished(read_claims(path, fmt), writer.finished, out=str(out), claims=str(path))
-            batches = self._verify_batches(rows, options, workers, batch_size)
-            return run_verification(batches, writer, total=total, progress=progress, workers=workers)
+        spread = Spread(workers, batch_size, self._worker_opener)
+        return verify_file(
+            self, Path(claims), out, options, spread, stream=stream, resume=resume, fmt=fmt, progress=progress
+        )
 
     def _verify_batches(
-        self, rows: Iterable[ClaimRow], options: Any, workers: int, batch_size: int = 256
+        self, rows: Iterable[ClaimRow], options: VerifyOptions, workers: int, batch_size: int = 256
     ) -> Iterable[list[Verdict]]:
-        from kgbrain.reasoning.answering.verify import verify_stream
+        from kgbrain.output.verify_runs import Spread, verify_batches
 
-        if batch_size < 1:
-            raise InputError(f"batch size {batch_size!r} must be at least 1")
-        if workers == 1:
-            return verify_stream(self, rows, options, batch_size=batch_size)
-        return self._verify_parallel(rows, options, workers, batch_size, None)
+        return verify_batches(self, rows, options, Spread(workers, batch_size, self._worker_opener))
 
-    def _verify_parallel(
-        self,
-        rows: Iterable[ClaimRow | ClaimLine],
-        options: Any,
-        workers: int,
-        batch_size: int,
-        encode: Callable[[list[Verdict]], Any] | None,
-    ) -> Iterator[Any]:
+    def _worker_opener(self) -> CheckerOpener:
+        """How a verification worker opens this knowledge base.
+
+        Raises:
+            InputError: it is in memory or open read-write (Kùzu locks readers out while a writer has it open).
+        """
         import multiprocessing
-        from functools import partial
 
-        from kgbrain.reasoning.answering.verify import verify_parallel, verify_parallel_encoded
-
-        if batch_size < 1:
-            raise InputError(f"batch size {batch_size!r} must be at least 1")
         path = self.store.path
         if path is None or not self.store.read_only:
             raise InputError(
@@ -341,12 +369,7 @@ class Brain:
         # Forked workers adopt this process's views, so they open the file only if a claim needs a query;
         # spawned ones build their own views from it at once.
         fork = "fork" in multiprocessing.get_all_start_methods()
-        opener = partial(Brain.open_on_use, path) if fork else partial(Brain.open, path, read_only=True)
-        if encode is None:
-            return verify_parallel(opener, rows, options, workers=workers, batch_size=batch_size, shared=self)
-        return verify_parallel_encoded(
-            opener, rows, encode, options, workers=workers, batch_size=batch_size, shared=self
-        )
+        return partial(Brain.open_on_use, path) if fork else partial(Brain.open, path, read_only=True)
 
     # -- inspection ----------------------------------------------------------------------------
 
@@ -356,26 +379,7 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        counts = self.store.run("concept_count")[0]
-        per_predicate: Counter[str] = Counter()
-        statuses: Counter[str] = Counter()
-        total = active = 0
-        for row in self.store.run("fact_counts"):
-            per_predicate[row["predicate"]] += row["facts"]
-            total += row["facts"]
-            active += row["active"]
-        for row in self.store.run("fact_status_counts"):
-            statuses[row["status"]] += row["facts"]
-        return Stats(
-            concepts=counts["concepts"],
-            individuals=counts["individuals"] or 0,
-            facts=total,
-            active_facts=active,
-            predicates=dict(sorted(per_predicate.items())),
-            statuses=dict(sorted(statuses.items())),
-            sources=len(self.store.run("sources_all")),
-            schema_version=self.store.schema_version,
-        )
+        return Stats.of(self.store)
 
     def resolve(self, name: str) -> str:
         """The concept id that `name` (an id, label or alias, in any case) refers to.
@@ -405,18 +409,7 @@ class Brain:
         Raises:
             UnknownConcept: `name` matches no concept.
         """
-        cid = self.resolve(name)
-        c = self.store.run("concept_get", id=cid)[0]
-        facts = [fact_from_row(r) for r in self.store.run("concept_facts_out", id=cid)]
-        facts += [fact_from_row(r) for r in self.store.run("concept_facts_in", id=cid)]
-        return ConceptFacts(
-            id=cid,
-            kind=c["kind"],
-            labels={lang: c[f"label_{lang}"] for lang in ("en", "ru") if c[f"label_{lang}"]},
-            descriptions={lang: c[f"description_{lang}"] for lang in ("en", "ru") if c[f"description_{lang}"]},
-            names=self.store.run("concept_names", id=cid),
-            facts=facts,
-        )
+        return ConceptFacts.of(self.store, self.resolve(name))
 
     def fact(self, fact_id: str) -> Fact:
         """One fact by id, whatever its status, with its provenance.
@@ -467,20 +460,11 @@ class Brain:
 
     def _query_engine(self) -> QueryEngine:
         """The closure of the active facts under the stored rules, kept until the next load."""
-        from kgbrain.ingest.ontology import load_mapping
-        from kgbrain.ingest.rdf_mapping import RdfMapper
-        from kgbrain.reasoning.rules.executor import Closure, read_facts
-        from kgbrain.reasoning.rules.query import QueryEngine
-
         graph = self.reasoner.graph()
         cached = self.__dict__.get("_query")
-        if cached is not None and cached[0] is graph:
-            engine: QueryEngine = cached[1]
-            return engine
-        closure = Closure(read_facts(graph, self.store))
-        closure.run(self.rule_program())
-        engine = QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0))
-        self.__dict__["_query"] = (graph, engine)
+        if cached is None or cached[0] is not graph:
+            cached = self.__dict__["_query"] = (graph, _query_engine(graph, self.store, self.rule_program))
+        engine: QueryEngine = cached[1]
         return engine
 
     def rule_program(self) -> Program:
@@ -597,19 +581,11 @@ class Brain:
         """
         from kgbrain.output.answer_check import check_answer, load_rules
 
-        for what, text, limit in (("question", question, MAX_QUESTION_CHARS), ("draft", draft, MAX_DRAFT_CHARS)):
-            if len(text) > limit:
-                raise InputError(f"the {what} has {len(text):,} characters; at most {limit:,} are checked at a time")
-
+        _within_limits(question=(question, MAX_QUESTION_CHARS), draft=(draft, MAX_DRAFT_CHARS))
         loaded = load_rules(rules) if rules is not None else []
-        return check_answer(
-            draft,
-            question,
-            loaded,
-            self.cognition.retriever,
-            decide=self.reasoner.check_many,
-            sources=self.reasoner.sources,
-        )
+        retriever = self.cognition.retriever
+        reasoner = self.reasoner
+        return check_answer(draft, question, loaded, retriever, decide=reasoner.check_many, sources=reasoner.sources)
 
     def why(self, name: str, limit: int = 5) -> list[CausalPath]:
         """Causal chains that lead to a concept (its causes), strongest first.
@@ -784,6 +760,29 @@ def _detect_conflicts(brain: Brain, report: LoadReport) -> tuple[Fact, ...]:
     from kgbrain.reasoning.tms.maintenance import detect_conflicts
 
     return detect_conflicts(brain.store, report)
+
+
+def _query_engine(graph: FactGraph, store: GraphStore, program: Callable[[], Program]) -> QueryEngine:
+    """A query engine over the closure of the active facts in `graph` under the strict rules `program` gives."""
+    from kgbrain.ingest.ontology import load_mapping
+    from kgbrain.ingest.rdf_mapping import RdfMapper
+    from kgbrain.reasoning.rules.executor import Closure, read_facts
+    from kgbrain.reasoning.rules.query import QueryEngine
+
+    closure = Closure(read_facts(graph, store))
+    closure.run(program())
+    return QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0))
+
+
+def _within_limits(**texts: tuple[str, int]) -> None:
+    """Refuse a text longer than its limit, by name (a draft is checked claim by claim: keep the wait short).
+
+    Raises:
+        InputError: one is longer, named in the message.
+    """
+    for what, (text, limit) in texts.items():
+        if len(text) > limit:
+            raise InputError(f"the {what} has {len(text):,} characters; at most {limit:,} are checked at a time")
 
 
 def _enum(kind: Any, value: str | None, what: str) -> Any:

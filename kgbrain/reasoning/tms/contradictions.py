@@ -584,37 +584,74 @@ def find_disjointness(
         StoreError: the store failed.
     """
     new = {f.fact_id for f in fresh} if fresh is not None else None
-    axioms = {r["axiom"]: (r["left"], r["right"]) for r in store.run("conflict_disjoint_axioms")}
-    for f in fresh or ():  # axioms stored by the running transaction come from memory, not read back
-        axioms.pop(f.fact_id, None)
-        if f.predicate == "disjoint_with" and f.polarity and f.status is Status.ACTIVE and f.object is not None:
-            axioms[f.fact_id] = (f.subject, f.object)
+    axioms = _disjoint_axioms(store, fresh)
     if not axioms:
         return []
     members = {f.subject for f in fresh or () if f.predicate in MEMBERSHIP}
-    whole = [a for a in axioms if new is None or a in new]  # axioms whose every violation must be found
-    below_both: dict[str, set[str]] = {}  # axiom -> concepts below both its classes (for `whole` axioms)
     # Inside a load (`fresh`) the walks take its links from memory and only the stored ones from queries.
-    created = new_concepts if fresh is not None else ()
-    if whole:
-        local = _fresh_links(fresh, up=False) if fresh is not None else None
-        down = _walk(
-            store,
-            "conflict_children",
-            {c for a in whole for c in axioms[a]},
-            up=False,
-            local=local,
-            new=created,
-            skip=new or (),
-        )
-        for a in whole:
-            left, right = axioms[a]
-            below_both[a] = _reach(down, left) & _reach(down, right)
+    walk = _Walker(store, fresh, new_concepts if fresh is not None else (), new or ())
+    whole = [a for a in axioms if new is None or a in new]  # axioms whose every violation must be found
+    below_both = _below_both(walk, axioms, whole)
     suspects = members.union(*below_both.values())
     if not suspects:
         return []
-    local = _fresh_links(fresh, up=True) if fresh is not None else None
-    up = _walk(store, "conflict_parents", suspects, up=True, local=local, new=created, skip=new or ())
+    up = walk("conflict_parents", suspects, up=True)
+    rows = _violations(axioms, suspects, members, below_both, up)
+    if new is not None:
+        rows = [r for r in rows if new & {r[0], *r[2], *r[3]}]
+    return _relation_conflicts(store, rows, fresh)
+
+
+# (axiom, concept, fact ids of the path up to the left class, of the path up to the right class)
+_Violation = tuple[str, str, list[str], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Walker:
+    """`_walk` with what a load gives it: the links of its `fresh` facts from memory, the concepts it created
+    (`new`, not queried) and the fact ids its transaction stored (`skip`, dropped from the query rows)."""
+
+    store: GraphStore
+    fresh: Sequence[Fact] | None
+    new: Collection[str]
+    skip: Collection[str]
+
+    def __call__(self, query: str, start: Iterable[str], *, up: bool) -> Links:
+        local = _fresh_links(self.fresh, up=up) if self.fresh is not None else None
+        return _walk(self.store, query, start, up=up, local=local, new=self.new, skip=self.skip)
+
+
+def _disjoint_axioms(store: GraphStore, fresh: Sequence[Fact] | None) -> dict[str, tuple[str, str]]:
+    """Every disjointness axiom, id -> (left class, right class); those the running transaction stored (in
+    `fresh`) come from memory, not read back."""
+    axioms = {r["axiom"]: (r["left"], r["right"]) for r in store.run("conflict_disjoint_axioms")}
+    for f in fresh or ():
+        axioms.pop(f.fact_id, None)
+        if f.predicate == "disjoint_with" and f.polarity and f.status is Status.ACTIVE and f.object is not None:
+            axioms[f.fact_id] = (f.subject, f.object)
+    return axioms
+
+
+def _below_both(walk: _Walker, axioms: Mapping[str, tuple[str, str]], whole: Sequence[str]) -> dict[str, set[str]]:
+    """For each axiom in `whole`, the concepts below both its classes (walked down from the classes)."""
+    if not whole:
+        return {}
+    down = walk("conflict_children", {c for a in whole for c in axioms[a]}, up=False)
+    below_both = {}
+    for a in whole:
+        left, right = axioms[a]
+        below_both[a] = _reach(down, left) & _reach(down, right)
+    return below_both
+
+
+def _violations(
+    axioms: Mapping[str, tuple[str, str]],
+    suspects: set[str],
+    members: set[str],
+    below_both: Mapping[str, set[str]],
+    up: Links,
+) -> list[_Violation]:
+    """The highest violators among `suspects` of each axiom whose classes are both above them, sorted."""
     above = _axiom_classes_above(up, {c for pair in axioms.values() for c in pair})
     by_class: dict[str, list[str]] = defaultdict(list)
     for a, (left, right) in axioms.items():
@@ -635,8 +672,13 @@ def find_disjointness(
                 continue  # inherited from a parent that violates the axiom itself
             rows.append((a, x, _path(up, x, left), _path(up, x, right)))
     rows.sort()
-    if new is not None:
-        rows = [r for r in rows if new & {r[0], *r[2], *r[3]}]
+    return rows
+
+
+def _relation_conflicts(
+    store: GraphStore, rows: Sequence[_Violation], fresh: Sequence[Fact] | None
+) -> list[Contradiction]:
+    """One relation conflict per violation, with the facts of the axiom and both paths, ordered by id."""
     wanted = {i for a, _, left_facts, right_facts in rows for i in (a, *left_facts, *right_facts)}
     facts = facts_by_id(store, wanted, fresh=[f for f in fresh or () if f.fact_id in wanted])
     trust = _trust_for(store, facts.values())

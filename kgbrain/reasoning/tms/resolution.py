@@ -580,11 +580,7 @@ def retract(
     """
     now = now or datetime.now(timezone.utc)
     with store.transaction():
-        fact = facts_by_id(store, [fact_id]).get(fact_id)
-        if fact is None:
-            raise InputError(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
-        if fact.status is Status.RETRACTED:
-            raise InputError(f"Fact {fact_id!r} is retracted already.")
+        fact = _retractable(store, fact_id)
         store.run(
             "tms_retraction_add",
             fact_id=fact_id,
@@ -607,45 +603,82 @@ def retract(
         initial = dict(state)
         gone = FactChange(fact_id, fact.confidence, fact.confidence, fact.status, Status.RETRACTED)
         state[fact_id] = (fact.confidence, Status.RETRACTED)
-        closed = []
         for rec in closing:
-            changes = [gone]
-            for other in (i for i in rec.fact_ids if i != fact_id):
-                confidence, status = state[other]
-                lost = sum(
-                    ch["confidence_before"] - ch["confidence_after"]
-                    for e in rec.events
-                    for ch in e["facts"]
-                    if ch["fact_id"] == other
-                )
-                after_status = status
-                if _imposed(rec, other) is not None and status is not Status.RETRACTED:
-                    held = [s for s in (_imposed(r, other) for r in staying if other in r.fact_ids) if s is not None]
-                    after_status = max(held, key=_RANK.__getitem__, default=Status.ACTIVE)
-                after = (round(clamp(confidence + lost), 6), after_status)
-                if after != (confidence, status):
-                    changes.append(FactChange(other, confidence, after[0], status, after_status))
-                    state[other] = after
-            rec.status, rec.strategy = ConflictStatus.RESOLVED, Strategy.RETRACTION
-            remaining = [i for i in rec.fact_ids if i != fact_id]
-            rec.kept_fact = remaining[0] if len(remaining) == 1 else None
-            rec.resolved_at, rec.resolved_by = now, by
-            rec.events.append(Event(Strategy.RETRACTION, now, tuple(changes), by=by, note=reason or "").to_dict())
-            rec.explanation += (
-                f" {fact_id} was retracted{' by ' + by if by else ''}; what this conflict changed is undone."
-            )
-            closed.append(rec.id)
+            changes = [gone, *_undo(rec, fact_id, state, staying)]
+            _close_by_retraction(rec, fact_id, changes, now=now, by=by, reason=reason)
+        closed = [rec.id for rec in closing]
         _write_facts(store, {i: v for i, v in state.items() if v != initial[i]}, subjects)
         if closed:
             store.run("conflict_update", rows=[_update_row(r) for r in closing])
         known = {f.fact_id: f for r in closing for f in r.facts} | {fact_id: fact}
-        active = {i: s is Status.ACTIVE for i, (_, s) in state.items()}
-        was = {i: s is Status.ACTIVE for i, (_, s) in initial.items()}
-        shift = Shift(
-            tuple(known[i] for i in sorted(state) if was[i] and not active[i]),
-            tuple(known[i] for i in sorted(state) if active[i] and not was[i]),
-        )
+        shift = _shift_between(initial, state, known)
     return RetractResult(facts_by_id(store, [fact_id])[fact_id], fact.status, tuple(closed), shift)
+
+
+def _retractable(store: GraphStore, fact_id: str) -> Fact:
+    """The fact to retract.
+
+    Raises:
+        InputError: no fact has this id, or it is retracted already.
+    """
+    fact = facts_by_id(store, [fact_id]).get(fact_id)
+    if fact is None:
+        raise InputError(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
+    if fact.status is Status.RETRACTED:
+        raise InputError(f"Fact {fact_id!r} is retracted already.")
+    return fact
+
+
+def _undo(rec: ConflictRecord, fact_id: str, state: State, staying: Sequence[ConflictRecord]) -> list[FactChange]:
+    """Undo what conflict `rec` did to its facts other than the retracted `fact_id` (updating `state`): the
+    confidence it took comes back, and a status it imposed goes unless a conflict still in force (`staying`)
+    imposes one too."""
+    changes = []
+    for other in (i for i in rec.fact_ids if i != fact_id):
+        confidence, status = state[other]
+        lost = sum(
+            ch["confidence_before"] - ch["confidence_after"]
+            for e in rec.events
+            for ch in e["facts"]
+            if ch["fact_id"] == other
+        )
+        after_status = status
+        if _imposed(rec, other) is not None and status is not Status.RETRACTED:
+            held = [s for s in (_imposed(r, other) for r in staying if other in r.fact_ids) if s is not None]
+            after_status = max(held, key=_RANK.__getitem__, default=Status.ACTIVE)
+        after = (round(clamp(confidence + lost), 6), after_status)
+        if after != (confidence, status):
+            changes.append(FactChange(other, confidence, after[0], status, after_status))
+            state[other] = after
+    return changes
+
+
+def _close_by_retraction(
+    rec: ConflictRecord,
+    fact_id: str,
+    changes: Sequence[FactChange],
+    *,
+    now: datetime,
+    by: str | None,
+    reason: str | None,
+) -> None:
+    """Mark `rec` resolved by the retraction of `fact_id`, with the event of its `changes`."""
+    rec.status, rec.strategy = ConflictStatus.RESOLVED, Strategy.RETRACTION
+    remaining = [i for i in rec.fact_ids if i != fact_id]
+    rec.kept_fact = remaining[0] if len(remaining) == 1 else None
+    rec.resolved_at, rec.resolved_by = now, by
+    rec.events.append(Event(Strategy.RETRACTION, now, tuple(changes), by=by, note=reason or "").to_dict())
+    rec.explanation += f" {fact_id} was retracted{' by ' + by if by else ''}; what this conflict changed is undone."
+
+
+def _shift_between(initial: State, state: State, known: Mapping[str, Fact]) -> Shift:
+    """The facts that left the active set and came back to it between two states of the same facts."""
+    active = {i: s is Status.ACTIVE for i, (_, s) in state.items()}
+    was = {i: s is Status.ACTIVE for i, (_, s) in initial.items()}
+    return Shift(
+        tuple(known[i] for i in sorted(state) if was[i] and not active[i]),
+        tuple(known[i] for i in sorted(state) if active[i] and not was[i]),
+    )
 
 
 def retract_many(

@@ -1,0 +1,49 @@
+"""The architecture as tests (ARCHITECTURE.md): imports run one way, no function is a knot, Brain delegates.
+
+The import contracts live in pyproject.toml (`[tool.importlinter]`) and `.ci/run` runs `lint-imports` too; this test
+keeps them part of the README's test command.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from importlinter.application.use_cases import lint_imports
+from radon.complexity import cc_visit
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "kgbrain"
+MAX_COMPLEXITY = 25  # radon's cyclomatic complexity; issue #20 found functions at 56
+MAX_BRAIN_METHOD = 15  # body lines of a Brain method, docstring excluded: Brain delegates
+
+
+def test_import_contracts_hold() -> None:
+    """Folders import downwards, reasoning/'s subpackages too, and no package's modules import in a circle."""
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), cache_dir=None, no_logo=True)
+
+
+def test_no_function_is_more_complex_than_the_limit() -> None:
+    knots = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for block in cc_visit(path.read_text(encoding="utf-8")):
+            if block.complexity > MAX_COMPLEXITY:
+                knots.append(f"{path.relative_to(ROOT)}:{block.lineno} {block.fullname} ({block.complexity})")
+    assert not knots, "split these by step:\n" + "\n".join(knots)
+
+
+def test_brain_methods_only_delegate() -> None:
+    tree = ast.parse((PACKAGE / "api.py").read_text(encoding="utf-8"))
+    brain = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Brain")
+    long = []
+    for method in brain.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        body = method.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        if body:
+            lines = (body[-1].end_lineno or body[-1].lineno) - body[0].lineno + 1
+            if lines > MAX_BRAIN_METHOD:
+                long.append(f"Brain.{method.name}: {lines} lines")
+    assert not long, "move the logic out of Brain:\n" + "\n".join(long)

@@ -33,7 +33,6 @@ LoadProgress = Callable[[str, int, int], None]
 LoadHook = Callable[["Brain", "LoadReport"], "Iterable[Fact] | None"]
 
 if TYPE_CHECKING:  # loading imports pyarrow, truth maintenance its own modules: a question needs neither
-    from kgbrain.ingest.batch import LoadBatch
     from kgbrain.ingest.loader import LoadReport
     from kgbrain.reasoning.tms import resolution as truth
     from kgbrain.reasoning.tms.maintenance import Maintenance
@@ -262,22 +261,14 @@ class Brain:
             if progress is not None:
                 progress(str(path), done, total)
 
-        if load_format(path, fmt).kind is Kind.RULES:
+        found = load_format(path, fmt)
+        if found.kind is Kind.RULES:
             report = self.maintenance.load_rules(path)
         else:
-            report = self.maintenance.load(self._read(path, source=source, trust=trust, fmt=fmt, progress=tick))
+            read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
+            report = self.maintenance.load(read(path, source=source, trust=trust, fmt=found.name, progress=tick))
         tick(total)
         return report
-
-    def _read(
-        self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: Callable[[int], None]
-    ) -> LoadBatch:
-        from kgbrain.ingest.formats import load_format
-
-        found = load_format(path, fmt)
-        read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
-        batch: LoadBatch = read(path, source=source, trust=trust, fmt=found.name, progress=progress)
-        return batch
 
     # -- verification --------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ inside `store.atomic()`, so a kill at any moment leaves all of it or none of it,
 1. the change itself, in a transaction: the file's rows (and the rules an ontology states), or the statuses;
 2. the load hooks on what a load added, in that transaction (contradiction detection first: its automatic
    resolutions take facts out of the active set, and each hook returns the facts it took);
-3. the stored rules on the new or regained facts (each round commits; see reasoning/rules/engine.py), the hooks
+3. the stored rules on the new or regained facts (each round commits; see reasoning/rules/cypher_engine.py), the hooks
    seeing what they derive as a load of its own;
 4. the withdrawal (DRed, withdraw.py) of what rested on facts that left the active set: for a status change in
    the change's transaction, for a load after its commit (Kùzu 0.11.3 misreads relationships appended earlier in

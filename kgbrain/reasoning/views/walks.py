@@ -9,7 +9,7 @@ The answer is exactly `Hierarchy._search`'s, walk for walk: a node is discovered
 (in frontier order, then edge order) with an edge to it, which is what a FIFO walk does, and a node is
 expanded only when the reachability labels say it may lie below one of the walk's goals. Such pruning keeps
 every node that can reach an unfound goal, so distances and predecessors of the goals found are the full
-walk's (see the property tests in tests/reasoning/test_walks.py).
+walk's (see the property tests in tests/reasoning/views/test_reach.py).
 """
 
 from __future__ import annotations

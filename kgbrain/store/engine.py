@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import QueryError, StoreError
-from kgbrain.store.kuzu_import import PreparedStatement, kuzu
+from kgbrain.store.kuzu_package import PreparedStatement, kuzu
 
 Row = dict[str, Any]
 

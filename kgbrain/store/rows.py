@@ -1,11 +1,16 @@
-"""Turn rows of the fact queries back into Fact objects."""
+"""Turn rows of the fact queries back into Fact objects, and read facts by id."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
 from kgbrain.knowledge import Authority, Fact, Literal, Status
+from kgbrain.store.protocol import GraphStore
+
+_CHUNK = 20_000
+_FEW = 32  # up to this many ids, one scan testing each fact against the list beats the join
 
 
 def _utc(stamp: datetime | None) -> datetime | None:
@@ -32,3 +37,20 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         lang=row["lang"],
         fact_id=row["fact_id"],
     )
+
+
+def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:
+    """Facts by id, whatever their status (`fresh`: facts this write has made, used as they are; see
+    `kgbrain.reasoning.tms.contradictions.facts_of_subjects`).
+
+    Raises:
+        StoreError: the store failed.
+    """
+    out: dict[str, Fact] = {f.fact_id: f for f in fresh}
+    ids = sorted(set(fact_ids) - out.keys())
+    query = "tms_facts_get_few" if len(ids) <= _FEW else "tms_facts_get"
+    for start in range(0, len(ids), _CHUNK):
+        for r in store.iterate(query, ids=ids[start : start + _CHUNK]):
+            f = fact_from_row(r)
+            out.setdefault(f.fact_id, f)
+    return out

@@ -17,7 +17,7 @@ import pytest
 
 from kgbrain.errors import DatabaseLocked, QueryError, SchemaVersionError, StoreError
 from kgbrain.store import KuzuStore, kuzu_store, schema
-from kgbrain.store.kuzu_import import kuzu
+from kgbrain.store.kuzu_package import kuzu
 from kgbrain.store.queries import Query, all_query_names, load_query, queries_dir
 
 ROOT = Path(__file__).resolve().parents[2]

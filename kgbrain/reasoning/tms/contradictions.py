@@ -31,7 +31,7 @@ from kgbrain.ingest.batch import COLUMNS, FactColumns, release_arrow_memory
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import get_trust
 from kgbrain.store.protocol import GraphStore
-from kgbrain.store.rows import fact_from_row
+from kgbrain.store.rows import fact_from_row, facts_by_id
 from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
 
 # Seed 001: "source_trust разница > 0.3".
@@ -43,7 +43,6 @@ LIVE = frozenset({Status.ACTIVE, Status.DISPUTED, Status.OUTDATED})
 # Links a disjointness violation is reached through.
 MEMBERSHIP = frozenset({"is_a", "instance_of"})
 _CHUNK = 20_000
-_FEW = 32  # up to this many ids, one scan testing each fact against the list beats the join
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,22 +397,6 @@ def _fact_rows(rows: pa.Table) -> pa.Table:
             col = col.cast(wanted)
         columns.append(col)
     return pa.table(columns, names=rows.column_names)
-
-
-def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:
-    """Facts by id, whatever their status (`fresh`: see `facts_of_subjects`).
-
-    Raises:
-        StoreError: the store failed.
-    """
-    out: dict[str, Fact] = {f.fact_id: f for f in fresh}
-    ids = sorted(set(fact_ids) - out.keys())
-    query = "tms_facts_get_few" if len(ids) <= _FEW else "tms_facts_get"
-    for start in range(0, len(ids), _CHUNK):
-        for r in store.iterate(query, ids=ids[start : start + _CHUNK]):
-            f = fact_from_row(r)
-            out.setdefault(f.fact_id, f)
-    return out
 
 
 def _trust_for(store: GraphStore, facts: Iterable[Fact]) -> dict[str, float]:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kgbrain.knowledge import Fact
-from kgbrain.reasoning.tms.contradictions import facts_by_id
 from kgbrain.reasoning.tms.withdraw import WITHDRAWN_BY, Withdrawal, withdraw_support
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 from kgbrain.store.protocol import GraphStore, Row
+from kgbrain.store.rows import facts_by_id
 
 __all__ = ["WITHDRAWN_BY", "Proof", "Withdrawal", "explain", "explain_many", "proof_json", "proof_lines", "withdraw"]
 

@@ -27,8 +27,9 @@ from kgbrain.errors import InputError
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import clamp, get_trust, person_source, set_trust
-from kgbrain.reasoning.tms.contradictions import TRUST_GAP, ConflictType, Contradiction, detect_new, facts_by_id, scan
+from kgbrain.reasoning.tms.contradictions import TRUST_GAP, ConflictType, Contradiction, detect_new, scan
 from kgbrain.store.protocol import GraphStore
+from kgbrain.store.rows import facts_by_id
 
 
 class Strategy(str, Enum):

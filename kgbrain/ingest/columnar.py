@@ -63,6 +63,8 @@ def read_fast(
 def _read_table(path: Path, fmt: Format, fields: frozenset[str]) -> pa.Table:
     delimiter = fmt.delimiter
     if delimiter is None:
+        if _may_nest(path):
+            raise _NotSure
         table = pajson.read_json(path, parse_options=pajson.ParseOptions(unexpected_field_behavior="infer"))
     else:
         with path.open(encoding="utf-8", newline="") as fh:
@@ -81,6 +83,27 @@ def _read_table(path: Path, fmt: Format, fields: frozenset[str]) -> pa.Table:
     if not set(table.column_names) <= fields or "datatype" in table.column_names:
         raise _NotSure
     return table
+
+
+def _may_nest(path: Path) -> bool:
+    """Whether a row might hold nested JSON. Arrow's JSON parser recurses once per level and a value nested
+    100,000 deep overflows the C stack (a segfault, not an exception), so such a file goes to the row reader,
+    which refuses deep nesting before parsing. A flat facts file has one `{` a line and no `[`."""
+    import gzip
+
+    braces = lines = 0
+    try:
+        with gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb") as fh:
+            while chunk := fh.read(16 * 2**20):
+                if b"[" in chunk:
+                    return True
+                braces += chunk.count(b"{")
+                lines += chunk.count(b"\n")
+                if braces > lines + 1:
+                    return True
+    except (OSError, EOFError):  # a corrupt .gz: the row reader names the problem
+        return True
+    return False
 
 
 def _to_batch(table: pa.Table, path: Path, source: str, trust: float, builder: Any) -> LoadBatch:

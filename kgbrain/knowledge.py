@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 
+from kgbrain.timeline import Window, holds, interval_key
+
 
 class Status(str, Enum):
     """Lifecycle of a fact. Nothing is ever deleted; these record what happened to it."""
@@ -144,12 +146,21 @@ class Fact:
     status: Status = Status.ACTIVE
     lang: str | None = None
     fact_id: str = field(default="")
+    # When the statement is true, [valid_from, valid_to) in UTC, either end open (see kgbrain.timeline).
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
     def __post_init__(self) -> None:
         if (self.object is None) == (self.value is None):
             raise ValueError("a fact has exactly one of object or value")
+        if self.valid_from is not None and self.valid_to is not None and self.valid_to <= self.valid_from:
+            raise ValueError("a fact's valid_to must be after its valid_from")
         if not self.fact_id:
             object.__setattr__(self, "fact_id", fact_id_of(self))
+
+    def holds_in(self, window: Window) -> bool:
+        """The statement is true at some time of the window (no interval: always)."""
+        return holds(self.valid_from, self.valid_to, window)
 
     @property
     def target(self) -> str:
@@ -190,11 +201,12 @@ def _short(text: str, limit: int = 60) -> str:
 
 def fact_id_of(fact: Fact) -> str:
     """Deterministic id: the same statement from the same source is the same fact; another source is another."""
+    interval = interval_key(fact.valid_from, fact.valid_to)
     if fact.object is not None:
-        return make_fact_id(fact.subject, fact.predicate, fact.object, fact.polarity, fact.source)
+        return make_fact_id(fact.subject, fact.predicate, fact.object, fact.polarity, fact.source, interval)
     assert fact.value is not None
     target = literal_target(fact.value.lexical, fact.value.datatype, fact.value.unit)
-    return make_fact_id(fact.subject, fact.predicate, target, fact.polarity, fact.source)
+    return make_fact_id(fact.subject, fact.predicate, target, fact.polarity, fact.source, interval)
 
 
 def literal_target(lexical: str, datatype: str, unit: str | None) -> str:
@@ -202,9 +214,11 @@ def literal_target(lexical: str, datatype: str, unit: str | None) -> str:
     return f"{lexical}^^{datatype}@{unit or ''}"
 
 
-def make_fact_id(subject: str, predicate: str, target: str, polarity: bool, source: str) -> str:
-    """The fact id of a statement (target: an object id, or `literal_target(...)`)."""
-    return "f_" + _digest("\x1f".join((subject, predicate, target, "+" if polarity else "-", source)))
+def make_fact_id(subject: str, predicate: str, target: str, polarity: bool, source: str, interval: str = "") -> str:
+    """The fact id of a statement (target: an object id, or `literal_target(...)`; interval: `interval_key(...)`,
+    empty for a fact true at all times, so that ids made before intervals existed stay the same)."""
+    fields = (subject, predicate, target, "+" if polarity else "-", source, *((interval,) if interval else ()))
+    return "f_" + _digest("\x1f".join(fields))
 
 
 def fact_id_of_joined(joined: bytes) -> str:

@@ -8,4 +8,4 @@ RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, label(o)
        o.lexical AS lexical, o.datatype AS datatype, o.unit AS unit, o.lang AS value_lang,
        r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,
        r.authority AS authority, r.observed_at AS observed_at, r.loaded_at AS loaded_at, r.status AS status,
-       r.lang AS lang
+       r.lang AS lang, r.valid_from AS valid_from, r.valid_to AS valid_to

@@ -37,14 +37,18 @@ COLUMNS: tuple[str, ...] = (
     "status",
     "lang",
     "fact_id",
+    "valid_from",
+    "valid_to",
 )
+_OPTIONAL = ("valid_from", "valid_to")
+TIME_COLUMNS = frozenset({"observed_at", "loaded_at", "valid_from", "valid_to"})
 
 
 def arrow_type(name: str) -> pa.DataType:
     """The Arrow type of a fact column (timestamps are UTC instants)."""
     import pyarrow as pa
 
-    if name in ("observed_at", "loaded_at"):
+    if name in TIME_COLUMNS:
         return pa.timestamp("us", tz="UTC")
     return {"polarity": pa.bool_(), "confidence": pa.float64(), "trust": pa.float64()}.get(name, pa.string())
 
@@ -76,6 +80,7 @@ class FactColumns(Sequence[Fact]):
             v.lexical if v else None, v.datatype if v else None, v.unit if v else None, v.lang if v else None,
             f.polarity, f.confidence, f.source, f.trust,
             f.authority.value if f.authority else None, f.observed_at, f.loaded_at, f.status.value, f.lang, f.fact_id,
+            f.valid_from, f.valid_to,
         )  # fmt: skip
 
     def append(self, f: Fact) -> None:
@@ -169,6 +174,9 @@ class FactColumns(Sequence[Fact]):
     def of(columns: dict[str, Any]) -> FactColumns:
         """Adopt ready-made columns (every name of COLUMNS, lists or Arrow arrays of equal lengths)."""
         out = FactColumns()
+        if any(name not in columns for name in _OPTIONAL):  # readers with no intervals leave them out
+            n = len(columns["subject"])
+            columns = {**{name: [None] * n for name in _OPTIONAL}, **columns}
         lengths = {len(columns[name]) for name in COLUMNS}
         if len(lengths) > 1:
             raise ValueError(f"columns of unequal length: {sorted(lengths)}")
@@ -189,7 +197,7 @@ def _to_list(name: str, values: pa.Array | pa.ChunkedArray) -> list[Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if name in ("observed_at", "loaded_at"):
+    if name in TIME_COLUMNS:
         # Python datetimes in timezone.utc, as the row-by-row reader makes them (Arrow would give ZoneInfo("UTC")).
         naive = values.cast(pa.timestamp("us")).to_pylist()
         return [None if t is None else t.replace(tzinfo=timezone.utc) for t in naive]
@@ -230,6 +238,8 @@ def _make_fact(
     status: str,
     lang: str | None,
     fact_id: str,
+    valid_from: Any = None,
+    valid_to: Any = None,
 ) -> Fact:
     value = None if lexical is None else Literal(lexical, datatype or "string", unit, value_lang)
     return Fact(
@@ -247,6 +257,8 @@ def _make_fact(
         _STATUSES[status],
         lang,
         fact_id,
+        valid_from,
+        valid_to,
     )
 
 

@@ -80,7 +80,8 @@ def _read_table(path: Path, fmt: Format, fields: frozenset[str]) -> pa.Table:
                 quoted_strings_can_be_null=True,
             ),
         )
-    if not set(table.column_names) <= fields or "datatype" in table.column_names:
+    # Validity intervals are read row by row (years, months and inclusive end dates need the row reader's rules).
+    if not set(table.column_names) <= fields or {"datatype", "valid_from", "valid_to"} & set(table.column_names):
         raise _NotSure
     return table
 

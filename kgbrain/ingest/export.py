@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from kgbrain.knowledge import CORE_INHERITABLE, Fact
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
+from kgbrain.timeline import render_from, render_to
 
 FACT_RANGE = 50_000  # concepts whose facts one export query reads (and sorts) at a time
 
@@ -112,6 +113,10 @@ def fact_row(f: Fact) -> dict[str, Any]:
     lang = f.lang or (f.value.lang if f.value is not None else None)
     if lang:
         row["lang"] = lang
+    if f.valid_from:
+        row["valid_from"] = render_from(f.valid_from)
+    if f.valid_to:
+        row["valid_to"] = render_to(f.valid_to)  # the last day it held, as the facts file writes an end date
     row["fact_id"] = f.fact_id
     return row
 

@@ -33,6 +33,7 @@ from kgbrain.knowledge import (
 from kgbrain.language import detect_language
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.schema import ATTR_TABLE, CONCEPT_COLUMNS, CORE_TABLES, FACT_COLUMNS, GENERIC_TABLE
+from kgbrain.timeline import interval_key
 
 CHUNK = 50_000
 T = TypeVar("T")
@@ -409,6 +410,11 @@ def _fact_ids(facts: FactColumns, start: int, length: int) -> pa.Array:
         c("source"),
         "\x1f",
     )
+    timed = pc.or_(pc.is_valid(c("valid_from")), pc.is_valid(c("valid_to")))
+    if pc.any(timed).as_py():  # rare: the interval joins the id (kgbrain.knowledge.make_fact_id), row by row
+        starts, ends = c("valid_from").to_pylist(), c("valid_to").to_pylist()
+        keys = [interval_key(a, b) for a, b in zip(starts, ends, strict=True)]
+        joined = pc.if_else(timed, pc.binary_join_element_wise(joined, pa.array(keys, pa.string()), "\x1f"), joined)
     digest = hashlib.blake2b
     texts = pc.cast(joined, pa.binary()).to_numpy(zero_copy_only=False)
     return pa.array(["f_" + digest(text, digest_size=8).hexdigest() for text in texts], pa.string())
@@ -530,5 +536,7 @@ def _fact_table(facts: FactColumns, objects: pa.Array, now: datetime) -> pa.Tabl
             "loaded_at": pc.fill_null(_naive_utc(c("loaded_at")), pa.scalar(now, pa.timestamp("us"))),
             "status": c("status"),
             "lang": c("lang"),
+            "valid_from": _naive_utc(c("valid_from")),
+            "valid_to": _naive_utc(c("valid_to")),
         }
     ).select(["from", "to", *FACT_COLUMNS])

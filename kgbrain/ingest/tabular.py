@@ -37,6 +37,7 @@ from kgbrain.knowledge import (
     Status,
     is_predicate_name,
 )
+from kgbrain.timeline import InvalidTime, parse_from, parse_to
 
 FIELDS = frozenset(
     {
@@ -56,6 +57,8 @@ FIELDS = frozenset(
         "status",
         "lang",
         "fact_id",
+        "valid_from",
+        "valid_to",
     }
 )
 Progress = Callable[[int], None]
@@ -233,6 +236,30 @@ class _RowBuilder:
         c.status.append("active" if status is None else self.enum(line, row, "status", Status).value)
         c.lang.append(lang)
         c.fact_id.append("")
+        start, end = self.validity(line, row)
+        c.valid_from.append(start)
+        c.valid_to.append(end)
+
+    def validity(self, line: int, row: dict[str, Any]) -> tuple[datetime | None, datetime | None]:
+        """`valid_from` / `valid_to`: a year, a month, a date (an end date is the last day it held) or a date-time."""
+        ends: list[datetime | None] = []
+        for name, parse in (("valid_from", parse_from), ("valid_to", parse_to)):
+            value = row.get(name)
+            if value is None or value == "":
+                ends.append(None)
+                continue
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)  # a JSON year
+            if not isinstance(value, str):
+                raise self.fail(line, name, f"expected a date or date-time, got {value!r}")
+            try:
+                ends.append(parse(value))
+            except InvalidTime as exc:
+                raise self.fail(line, name, str(exc)) from None
+        start, end = ends
+        if start is not None and end is not None and end <= start:
+            raise self.fail(line, "valid_to", f"{row['valid_to']!r} is before valid_from {row['valid_from']!r}")
+        return start, end
 
     def record(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
         text = self.text(line, row, "value")

@@ -36,6 +36,8 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         status=Status(row["status"]),
         lang=row["lang"],
         fact_id=row["fact_id"],
+        valid_from=_utc(row.get("valid_from")),
+        valid_to=_utc(row.get("valid_to")),
     )
 
 

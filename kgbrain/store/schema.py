@@ -30,7 +30,7 @@ GENERIC_TABLE = "REL"
 ATTR_TABLE = "ATTR"
 FACT_TABLES: tuple[str, ...] = (*CORE_TABLES.values(), GENERIC_TABLE, ATTR_TABLE)
 
-# Column order of every fact table after the FROM/TO pair; schema.cypher must match.
+# Column order of every fact table after the FROM/TO pair; schema.cypher plus the migrations must match.
 FACT_COLUMNS: tuple[str, ...] = (
     "fact_id",
     "predicate",
@@ -43,6 +43,8 @@ FACT_COLUMNS: tuple[str, ...] = (
     "loaded_at",
     "status",
     "lang",
+    "valid_from",  # schema version 5 (queries/migrations/005_validity.cypher)
+    "valid_to",
 )
 CONCEPT_COLUMNS: tuple[str, ...] = (
     "id",

@@ -109,8 +109,17 @@ def write_facts(store: GraphStore, facts: list[Fact], stamp: datetime) -> None:
             "loaded_at": pa.array([stamp] * len(rows), pa.timestamp("us")),
             "status": pa.array([Status.ACTIVE.value] * len(rows), pa.string()),
             "lang": pa.array([None] * len(rows), pa.string()),
+            "valid_from": _stamps([f.valid_from for f in rows]),
+            "valid_to": _stamps([f.valid_to for f in rows]),
         }
         store.append_rels(table, pa.table(columns).select(["from", "to", *FACT_COLUMNS]))
+
+
+def _stamps(values: list[datetime | None]) -> Any:
+    """UTC instants as Kùzu's zone-less TIMESTAMP (an Arrow array)."""
+    import pyarrow as pa
+
+    return pa.array(values, pa.timestamp("us", tz="UTC")).cast(pa.timestamp("us"))
 
 
 def fact_order(fact: Fact) -> tuple[str, str, str, str]:

@@ -33,6 +33,7 @@ from kgbrain.memory.trust import get_trust
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row, facts_by_id
 from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
+from kgbrain.timeline import overlap
 
 # Seed 001: "source_trust разница > 0.3".
 TRUST_GAP = 0.3
@@ -154,6 +155,8 @@ def classify(a: Fact, b: Fact, vocab: Vocabulary, trust: Mapping[str, float] | N
 
     Both facts are assumed not retracted.
     """
+    if not overlap((a.valid_from, a.valid_to), (b.valid_from, b.valid_to)):
+        return None  # true at different times: one succeeds the other (a fact without an interval is always true)
     trust = trust or {}
     ta, tb = trust.get(a.source, a.trust), trust.get(b.source, b.trust)
     if a.polarity != b.polarity:
@@ -382,6 +385,8 @@ _ROW_TYPES = {
     "trust": pa.float64(),
     "observed_at": pa.timestamp("us", tz="UTC"),  # Kùzu's zone-less stamps are UTC
     "loaded_at": pa.timestamp("us", tz="UTC"),
+    "valid_from": pa.timestamp("us", tz="UTC"),
+    "valid_to": pa.timestamp("us", tz="UTC"),
 }
 
 

@@ -95,24 +95,30 @@ def write_facts(store: GraphStore, facts: list[Fact], stamp: datetime) -> None:
     for f in facts:
         by_table[table_for(f.predicate, f.value is not None)].append(f)
     for table, rows in sorted(by_table.items()):
-        columns: dict[str, Any] = {
-            "from": pa.array([f.subject for f in rows], pa.string()),
-            "to": pa.array([f.object if f.value is None else f.value.id for f in rows], pa.string()),
-            "fact_id": pa.array([f.fact_id for f in rows], pa.string()),
-            "predicate": pa.array([f.predicate for f in rows], pa.string()),
-            "polarity": pa.array([f.polarity for f in rows], pa.bool_()),
-            "confidence": pa.array([f.confidence for f in rows], pa.float64()),
-            "source": pa.array([f.source for f in rows], pa.string()),
-            "trust": pa.array([f.trust for f in rows], pa.float64()),
-            "authority": pa.array([f.authority.value if f.authority else None for f in rows], pa.string()),
-            "observed_at": pa.array([None] * len(rows), pa.timestamp("us")),
-            "loaded_at": pa.array([stamp] * len(rows), pa.timestamp("us")),
-            "status": pa.array([Status.ACTIVE.value] * len(rows), pa.string()),
-            "lang": pa.array([None] * len(rows), pa.string()),
-            "valid_from": _stamps([f.valid_from for f in rows]),
-            "valid_to": _stamps([f.valid_to for f in rows]),
-        }
-        store.append_rels(table, pa.table(columns).select(["from", "to", *FACT_COLUMNS]))
+        store.append_rels(table, pa.table(_fact_columns(rows, stamp)).select(["from", "to", *FACT_COLUMNS]))
+
+
+def _fact_columns(rows: list[Fact], stamp: datetime) -> dict[str, Any]:
+    """Derived facts as the Arrow columns of a fact table."""
+    import pyarrow as pa
+
+    return {
+        "from": pa.array([f.subject for f in rows], pa.string()),
+        "to": pa.array([f.object if f.value is None else f.value.id for f in rows], pa.string()),
+        "fact_id": pa.array([f.fact_id for f in rows], pa.string()),
+        "predicate": pa.array([f.predicate for f in rows], pa.string()),
+        "polarity": pa.array([f.polarity for f in rows], pa.bool_()),
+        "confidence": pa.array([f.confidence for f in rows], pa.float64()),
+        "source": pa.array([f.source for f in rows], pa.string()),
+        "trust": pa.array([f.trust for f in rows], pa.float64()),
+        "authority": pa.array([f.authority.value if f.authority else None for f in rows], pa.string()),
+        "observed_at": pa.array([None] * len(rows), pa.timestamp("us")),
+        "loaded_at": pa.array([stamp] * len(rows), pa.timestamp("us")),
+        "status": pa.array([Status.ACTIVE.value] * len(rows), pa.string()),
+        "lang": pa.array([None] * len(rows), pa.string()),
+        "valid_from": _stamps([f.valid_from for f in rows]),
+        "valid_to": _stamps([f.valid_to for f in rows]),
+    }
 
 
 def _stamps(values: list[datetime | None]) -> Any:

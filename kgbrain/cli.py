@@ -726,12 +726,27 @@ def _cell(value: object) -> str:
 @click.option(
     "--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True, help="Seconds a read may take (503)."
 )
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    help="Another host name clients may address (Host/Origin); loopback names always. Also KGBRAIN_ALLOWED_HOSTS.",
+)
 @pass_session
-def serve(session: Session, host: str, port: int, read_only: bool, max_body_mb: float, timeout: float) -> None:
+def serve(
+    session: Session,
+    host: str,
+    port: int,
+    read_only: bool,
+    max_body_mb: float,
+    timeout: float,
+    allow_hosts: tuple[str, ...],
+) -> None:
     """Serve the knowledge base over HTTP (JSON API under /v1, OpenAPI at /openapi.json) until interrupted.
 
     The server owns the knowledge base: it answers from memory, queues writes, and other kgbrain commands on
-    the same file fail at once naming its address. Binding beyond 127.0.0.1 requires KGBRAIN_TOKEN.
+    the same file fail at once naming its address. Binding beyond 127.0.0.1 requires a token (KGBRAIN_TOKEN:
+    admin, KGBRAIN_WRITE_TOKEN, KGBRAIN_READ_TOKEN); requests must address a loopback name or an --allow-host.
     """
     from kgbrain.service.run import serve as run_server
 
@@ -744,6 +759,7 @@ def serve(session: Session, host: str, port: int, read_only: bool, max_body_mb: 
         demo=demo,
         max_body=int(max_body_mb * 2**20),
         read_timeout_s=timeout,
+        allow_hosts=frozenset(allow_hosts),
     )
 
 
@@ -754,13 +770,27 @@ def serve(session: Session, host: str, port: int, read_only: bool, max_body_mb: 
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address for --transport http.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port for http.")
 @click.option("--read-only", is_flag=True, help="Leave out the tools that write (remember, forget).")
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    help="Another host name clients may address (Host/Origin); loopback names always. Also KGBRAIN_ALLOWED_HOSTS.",
+)
 @pass_session
-def mcp(session: Session, transport: str, host: str, port: int, read_only: bool) -> None:
+def mcp(session: Session, transport: str, host: str, port: int, read_only: bool, allow_hosts: tuple[str, ...]) -> None:
     """Serve the knowledge base to AI agents over the Model Context Protocol (stdio, or streamable HTTP at /mcp)."""
     from kgbrain.service.mcp_tools import run_mcp
 
     db, demo = session.target()
-    run_mcp(db, transport=transport, host=host, port=port, read_only=read_only or demo, demo=demo)
+    run_mcp(
+        db,
+        transport=transport,
+        host=host,
+        port=port,
+        read_only=read_only or demo,
+        demo=demo,
+        allow_hosts=frozenset(allow_hosts),
+    )
 
 
 def main() -> None:

@@ -700,7 +700,7 @@ class RememberTool(_In):
     """`remember`."""
 
     facts: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_TOOL_FACTS)]
-    source: str
+    source: str | None = None  # None: `mcp:<client name>` (the reply says so)
     trust: Fraction | None = None
 
 

@@ -4,18 +4,17 @@ Starlette rather than FastAPI: it is already installed with the `mcp` SDK, small
 layer; requests and responses are the pydantic models of kgbrain/models.py (the same ones `--json` prints), and
 the OpenAPI document is built from those models' JSON schemas by the route table below.
 
-Safe by default: `kgbrain serve` binds 127.0.0.1; another address needs a bearer token (`KGBRAIN_TOKEN`),
-which, when set, every endpoint requires. Request bodies are capped (413), reads are time-limited (503),
-`--read-only` turns every write endpoint into a 403.
+Safe by default: `kgbrain serve` binds 127.0.0.1; another address needs a bearer token. Every request passes
+the checks of `guard.py` first (Host 421, Origin 403, a write's content type 415, the token and its scope 401/403).
+Request bodies are capped (413), reads are time-limited (503), `--read-only` turns every write endpoint into a 403.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -59,6 +58,15 @@ from kgbrain.models import (
     validated,
 )
 from kgbrain.service.core import Service, verify_chunks
+from kgbrain.service.guard import (
+    LOOPBACK_NAMES,
+    Refused,
+    Scope,
+    Tokens,
+    check_host,
+    check_origin,
+    check_write_type,
+)
 
 MAX_BODY = 64 * 2**20  # bytes; uploads of ontologies fit, a runaway client does not
 READ_TIMEOUT_S = 60.0
@@ -70,19 +78,19 @@ class _TooLarge(Exception):
     pass
 
 
-class _Denied(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 @dataclass(frozen=True)
 class Limits:
-    """Request size and time limits, and the token every request must bear (None: no auth)."""
+    """Request size and time limits, the tokens requests must bear (none: no auth), the host names served."""
 
     max_body: int = MAX_BODY
     read_timeout_s: float = READ_TIMEOUT_S
-    token: str | None = None
+    tokens: Tokens = field(default_factory=Tokens)
+    hosts: frozenset[str] = frozenset()  # beyond the loopback names
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        """Every host name requests may address."""
+        return LOOPBACK_NAMES | self.hosts
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,7 @@ class Spec:
     writes: bool = False
     raw_body: bool = False
     status: int = 200
+    scope: Scope = Scope.READ  # what a token must allow (writes: WRITE; decisions about stored facts: ADMIN)
 
 
 def create_app(service: Service, limits: Limits | None = None) -> Starlette:
@@ -125,13 +134,15 @@ def create_app(service: Service, limits: Limits | None = None) -> Starlette:
 def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
     async def endpoint(request: Request) -> Response:
         try:
-            _authorise(request, limits)
+            _admit(request, limits, spec.scope)
+            if spec.writes:
+                check_write_type(request.headers.get("content-type"), raw=spec.raw_body)
             if spec.writes and service.read_only:
-                raise _Denied(403, "this server is read-only (started with --read-only); writes are disabled")
+                raise Refused(403, "this server is read-only (started with --read-only); writes are disabled")
             if spec.writes:
                 return await spec.handler(service, request, limits)
             return await asyncio.wait_for(spec.handler(service, request, limits), timeout=limits.read_timeout_s)
-        except _Denied as exc:
+        except Refused as exc:
             return _error(exc.status, str(exc))
         except _TooLarge:
             return _error(413, f"request body is larger than {limits.max_body} bytes")
@@ -154,13 +165,11 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse(ErrorOut(error=message).model_dump(), status_code=status, headers=headers)
 
 
-def _authorise(request: Request, limits: Limits) -> None:
-    if limits.token is None:
-        return
-    given = request.headers.get("authorization", "")
-    scheme, _, token = given.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), limits.token.encode()):
-        raise _Denied(401, "missing or wrong bearer token (Authorization: Bearer $KGBRAIN_TOKEN)")
+def _admit(request: Request, limits: Limits, needed: Scope) -> None:
+    """Host, Origin and token checks (guard.py), in that order: a rebinding page learns nothing, not even 401."""
+    check_host(request.headers.get("host"), limits.allowed)
+    check_origin(request.headers.get("origin"), limits.allowed)
+    limits.tokens.grant(request.headers.get("authorization"), needed)
 
 
 async def _body_bytes(request: Request, limits: Limits) -> bytes:
@@ -352,6 +361,7 @@ SPECS: tuple[Spec, ...] = (
         returns=LoadReportOut,
         writes=True,
         status=201,
+        scope=Scope.WRITE,
     ),
     Spec(
         "POST",
@@ -361,6 +371,7 @@ SPECS: tuple[Spec, ...] = (
         RetractIn,
         returns=RetractOut,
         writes=True,
+        scope=Scope.ADMIN,
     ),
     Spec(
         "GET",
@@ -380,6 +391,7 @@ SPECS: tuple[Spec, ...] = (
         writes=True,
         raw_body=True,
         status=201,
+        scope=Scope.WRITE,
     ),
     Spec(
         "GET",
@@ -397,6 +409,7 @@ SPECS: tuple[Spec, ...] = (
         ResolveIn,
         returns=ConflictOut,
         writes=True,
+        scope=Scope.ADMIN,
     ),
     Spec("GET", "/v1/stats", "Counts (the body `kgbrain stats --json` prints)", _stats, returns=StatsOut),
     Spec(
@@ -533,8 +546,8 @@ def _openapi_endpoint(limits: Limits) -> Handler:
 
     async def endpoint(request: Request) -> Response:
         try:
-            _authorise(request, limits)
-        except _Denied as exc:
+            _admit(request, limits, Scope.READ)
+        except Refused as exc:
             return _error(exc.status, str(exc))
         return JSONResponse(document)
 

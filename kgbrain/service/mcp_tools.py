@@ -8,6 +8,8 @@ with a cursor, batches are capped, and anything still too long is refused with a
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from kgbrain.choices import ConflictStatus, values
-from kgbrain.errors import InputError, KgbrainError
+from kgbrain.errors import KgbrainError
 from kgbrain.models import (
     MAX_TOOL_CLAIMS,
     AskTool,
@@ -31,6 +33,7 @@ from kgbrain.models import (
     validated,
 )
 from kgbrain.service.core import Service
+from kgbrain.service.guard import Refused, Scope, Tokens
 
 # 25,000 tokens at the ~3 characters a token that Russian text costs; English text stays well under it.
 MAX_RESULT_CHARS = 75_000
@@ -50,20 +53,36 @@ class ToolSpec:
 
     name: str
     arguments: type[BaseModel]
-    run: Callable[[Service, Any], Awaitable[str]]
+    run: Callable[[Service, Any, str], Awaitable[str]]  # (service, arguments, the client's name)
     description: str
     writes: bool = False
+    scope: Scope = Scope.READ  # what an HTTP client's token must allow
 
 
-def build(service: Service) -> Any:
-    """An `MCPServer` whose tools call `service` (write tools only when the service can write)."""
+def build(service: Service, tokens: Tokens | None = None) -> Any:
+    """An `MCPServer` whose tools call `service` (write tools only when the service can write). Over HTTP, each
+    call's bearer token must allow the tool's scope (stdio has no headers: its client started the server)."""
     from mcp.server.mcpserver import MCPServer
 
-    tools = [_tool(spec, service) for spec in TOOLS if not (spec.writes and service.read_only)]
+    tools = [_tool(spec, service, tokens or Tokens()) for spec in TOOLS if not (spec.writes and service.read_only)]
     return MCPServer(name="kgbrain", instructions=INSTRUCTIONS, tools=tools)
 
 
-def _tool(spec: ToolSpec, service: Service) -> Any:
+def client_name(ctx: Any) -> str:
+    """The client's name from the MCP handshake (`clientInfo.name`), cut to a short plain word."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    info = getattr(params, "client_info", None)
+    name = re.sub(r"[^\w.\-]+", "-", str(getattr(info, "name", "") or "")).strip("-")[:60]
+    return name or "client"
+
+
+def _granted(tokens: Tokens, ctx: Any, needed: Scope) -> None:
+    headers = getattr(ctx, "headers", None) if tokens.enabled else None
+    if headers is not None:
+        tokens.grant(headers.get("authorization"), needed)
+
+
+def _tool(spec: ToolSpec, service: Service, tokens: Tokens) -> Any:
     """The SDK's `Tool` with the model's JSON schema as its input schema. The SDK's own argument model passes the
     arguments through untouched, so the model validates them and a bad one is a tool error in the project's words
     ("field 'limit': 0 is outside 1..200"), not pydantic's."""
@@ -76,10 +95,13 @@ def _tool(spec: ToolSpec, service: Service) -> Any:
         def model_dump_one_level(self) -> dict[str, Any]:
             return {"arguments": dict(self.model_extra or {})}
 
-    async def call(arguments: dict[str, Any]) -> str:
+    async def call(arguments: dict[str, Any], ctx: Any) -> str:
         try:
+            _granted(tokens, ctx, spec.scope)
             request = validated(spec.arguments, _json_strings(spec.arguments, arguments))
-            return await spec.run(service, request)
+            return await spec.run(service, request, client_name(ctx))
+        except Refused as exc:
+            raise _tool_error(str(exc)) from None
         except KgbrainError as exc:
             raise _tool_error(str(exc)) from None
 
@@ -90,6 +112,7 @@ def _tool(spec: ToolSpec, service: Service) -> Any:
         parameters=spec.arguments.model_json_schema(),
         fn_metadata=FuncMetadata(arg_model=Passed),
         is_async=True,
+        context_kwarg="ctx",
     )
 
 
@@ -108,40 +131,50 @@ def _json_strings(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str
     return out
 
 
-async def _ask(service: Service, a: AskTool) -> str:
+async def _ask(service: Service, a: AskTool, client: str) -> str:
     return await _call(lambda: service.ask(a.question))
 
 
-async def _verify_claims(service: Service, a: VerifyClaimsTool) -> str:
+async def _verify_claims(service: Service, a: VerifyClaimsTool, client: str) -> str:
     verdicts = await service.verify(a.claims, closed_world=a.closed_world, min_confidence=a.min_confidence)
     return _fit_verdicts([v.model_dump() for v in verdicts])
 
 
-async def _check_answer(service: Service, a: CheckAnswerTool) -> str:
+async def _check_answer(service: Service, a: CheckAnswerTool, client: str) -> str:
     return await _call(lambda: service.check_answer(a.draft, question=a.question))
 
 
-async def _remember(service: Service, a: RememberTool) -> str:
-    return await _call(lambda: service.add_facts(a.facts, source=a.source, trust=a.trust))
+async def _remember(service: Service, a: RememberTool, client: str) -> str:
+    # An agent that knows nothing of provenance still gets its facts stored: under the name its client gave in
+    # the handshake, which the reply states so the agent can tell the user where the facts were filed.
+    source = a.source or f"mcp:{client}"
+    try:
+        report = await service.add_facts(a.facts, source=source, trust=a.trust)
+    except KgbrainError as exc:
+        raise _tool_error(str(exc)) from None
+    data: dict[str, Any] = {**report.model_dump(), "source": source}
+    if not a.source:
+        data["note"] = f"no source given: the facts were stored with source {source!r} (the client's name)"
+    return json.dumps(data, ensure_ascii=False, default=str)
 
 
-async def _recall(service: Service, a: RecallTool) -> str:
+async def _recall(service: Service, a: RecallTool, client: str) -> str:
     return await _call(lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit))
 
 
-async def _search_concepts(service: Service, a: SearchConceptsTool) -> str:
+async def _search_concepts(service: Service, a: SearchConceptsTool, client: str) -> str:
     return await _call(lambda: service.search_concepts(a.query, limit=a.limit))
 
 
-async def _forget(service: Service, a: ForgetTool) -> str:
+async def _forget(service: Service, a: ForgetTool, client: str) -> str:
     return await _call(lambda: service.retract(a.fact_id, by="mcp", reason=a.reason))
 
 
-async def _conflicts(service: Service, a: ConflictsTool) -> str:
+async def _conflicts(service: Service, a: ConflictsTool, client: str) -> str:
     return await _call(lambda: service.conflicts(status=a.status, type=a.type, cursor=a.cursor, limit=a.limit))
 
 
-async def _explain(service: Service, a: ExplainTool) -> str:
+async def _explain(service: Service, a: ExplainTool, client: str) -> str:
     return await _call(lambda: service.explain(a.fact_id))
 
 
@@ -209,9 +242,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Store facts, all or nothing. Each fact is an object in the facts-file schema: "
         '{"subject", "predicate", "object"} or {"subject", "predicate", "value", "unit"}, optional "polarity" '
         '(false for a negative fact), "confidence" 0..1, "observed_at"; "label"/"alias" rows name concepts. '
-        "`source` names where the facts come from; `trust` (0..1) is how far to trust it. Contradictions with "
-        "stored facts are detected and recorded.",
+        "`source` names where the facts come from (default: `mcp:<this client's name>`, stated in the reply); "
+        "`trust` (0..1) is how far to trust it. Contradictions with stored facts are detected and recorded.",
         writes=True,
+        scope=Scope.WRITE,
     ),
     ToolSpec(
         "forget",
@@ -220,6 +254,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Retract a fact by id. Non-destructive: it stays with its history, but reasoning stops using it and "
         "open conflicts it took part in close. Give a reason.",
         writes=True,
+        scope=Scope.ADMIN,
     ),
 )
 
@@ -269,24 +304,49 @@ def run_mcp(
     port: int = 8766,
     read_only: bool = False,
     demo: bool = False,
+    allow_hosts: frozenset[str] = frozenset(),
 ) -> None:
-    """Serve over stdio, or streamable HTTP at http://host:port/mcp (loopback only), until the client leaves.
+    """Serve over stdio, or streamable HTTP at http://host:port/mcp, until the client leaves.
+
+    Over HTTP every request passes the Host and Origin checks of `guard.py`, and, when tokens are set
+    (KGBRAIN_TOKEN, KGBRAIN_WRITE_TOKEN, KGBRAIN_READ_TOKEN), must bear one; each tool call needs its scope.
 
     Raises:
-        InputError: a non-loopback host.
+        InputError: a non-loopback host without a token.
         DatabaseLocked: another process holds the knowledge base.
     """
-    from kgbrain.service.run import is_loopback
+    from kgbrain.service.run import check_exposure
 
-    if transport == "http" and not is_loopback(host):
-        raise InputError(f"--host {host!r}: the MCP HTTP transport listens on loopback addresses only")
+    tokens = Tokens.from_env()
+    if transport == "http":
+        check_exposure(host, tokens)
     service = Service(db, read_only=read_only, demo=demo)
     try:
-        server = build(service)
+        server = build(service, tokens)
         if transport == "stdio":
+            service.announce(f"`kgbrain mcp` over stdio (pid {os.getpid()})")
             server.run("stdio")
         else:
-            service.announce(f"http://{host}:{port}/mcp")
-            server.run("streamable-http", host=host, port=port)
+            service.announce(f"`kgbrain mcp` at http://{host}:{port}/mcp")
+            _serve_http(server, host, port, tokens, allow_hosts)
     finally:
         service.close()
+
+
+def _serve_http(server: Any, host: str, port: int, tokens: Tokens, allow_hosts: frozenset[str]) -> None:
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from kgbrain.service.guard import allowed_hosts, guarded
+
+    hosts = allowed_hosts(host, allow_hosts)
+    # The SDK's own DNS-rebinding check, told the same names (ours runs first and answers in the JSON error shape).
+    names = sorted(f"[{h}]" if ":" in h else h for h in hosts)
+    security = TransportSecuritySettings(
+        allowed_hosts=[*names, *(f"{h}:*" for h in names)],
+        allowed_origins=[
+            f"{scheme}://{h}{port_}" for h in names for scheme in ("http", "https") for port_ in ("", ":*")
+        ],
+    )
+    app = guarded(server.streamable_http_app(host=host, transport_security=security), hosts, tokens)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -3,39 +3,32 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
-import os
 import sys
 from pathlib import Path
 
 from kgbrain.errors import InputError
 from kgbrain.service.core import Service
+from kgbrain.service.guard import Tokens, allowed_hosts, is_loopback
 from kgbrain.service.http import MAX_BODY, READ_TIMEOUT_S, Limits, create_app
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
 
-def is_loopback(host: str) -> bool:
-    """Whether `host` only accepts connections from this machine."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+__all__ = ["check_exposure", "is_loopback", "serve"]
 
 
-def check_exposure(host: str, token: str | None) -> None:
+def check_exposure(host: str, token: str | Tokens | None) -> None:
     """Refuse to listen beyond this machine without a token.
 
     Raises:
         InputError: `host` is not a loopback address and no token is set.
     """
-    if not is_loopback(host) and not token:
+    enabled = token.enabled if isinstance(token, Tokens) else bool(token)
+    if not is_loopback(host) and not enabled:
         raise InputError(
-            f"--host {host!r} accepts connections from other machines; set KGBRAIN_TOKEN to a secret first "
-            "(every request must then send `Authorization: Bearer <token>`)"
+            f"--host {host!r} accepts connections from other machines; set KGBRAIN_TOKEN (or KGBRAIN_READ_TOKEN / "
+            "KGBRAIN_WRITE_TOKEN) to a secret first (every request must then send `Authorization: Bearer <token>`)"
         )
 
 
@@ -48,6 +41,7 @@ def serve(
     demo: bool = False,
     max_body: int = MAX_BODY,
     read_timeout_s: float = READ_TIMEOUT_S,
+    allow_hosts: frozenset[str] = frozenset(),
 ) -> None:
     """Serve the knowledge base at `db` until interrupted; prints the address on stderr once listening.
 
@@ -58,12 +52,17 @@ def serve(
     """
     import uvicorn
 
-    token = os.environ.get("KGBRAIN_TOKEN") or None
-    check_exposure(host, token)
+    tokens = Tokens.from_env()
+    check_exposure(host, tokens)
     service = Service(db, read_only=read_only, demo=demo)
     try:
         service.warm()
-        app = create_app(service, Limits(max_body=max_body, read_timeout_s=read_timeout_s, token=token))
+        app = create_app(
+            service,
+            Limits(
+                max_body=max_body, read_timeout_s=read_timeout_s, tokens=tokens, hosts=allowed_hosts(host, allow_hosts)
+            ),
+        )
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
         server = uvicorn.Server(config)
 
@@ -74,7 +73,7 @@ def serve(
             if server.started:
                 bound = server.servers[0].sockets[0].getsockname()
                 address = f"http://{_url_host(host)}:{bound[1]}"
-                service.announce(address)
+                service.announce(f"`kgbrain serve` at {address}")
                 where = service.store_path or "the in-memory knowledge base"
                 mode = " (read-only)" if read_only else ""
                 print(f"kgbrain serving {where} at {address}{mode}", file=sys.stderr, flush=True)

@@ -51,7 +51,7 @@ class FileLock:
                 if served is not None:  # a server keeps it for good: waiting would only delay the message
                     os.close(fd)
                     raise DatabaseLocked(
-                        f"database {str(self.path)[:-5]!r} is served by `kgbrain serve` at {served}; "
+                        f"database {str(self.path)[:-5]!r} is served by {served}; "
                         "send requests there, or stop the server first"
                     ) from None
                 if not told and self.on_wait is not None:
@@ -75,7 +75,7 @@ class FileLock:
         self._fd = fd
 
     def announce(self, address: str) -> None:
-        """Record, beside the holder's pid, the address of the server holding the lock for good."""
+        """Record, beside the holder's pid, which server holds the lock for good ("`kgbrain serve` at <url>")."""
         if self._fd is not None and not self.shared:
             os.ftruncate(self._fd, 0)
             os.pwrite(self._fd, f"{os.getpid()} {address}".encode(), 0)
@@ -109,6 +109,7 @@ class FileLock:
 
 
 def _served_by(fd: int) -> str | None:
-    # The lock file holds "<pid>" for a command and "<pid> <address>" for a server (see `announce`).
+    # The lock file holds "<pid>" for a command and "<pid> <server>" for a server (see `announce`): the server
+    # says what it is, e.g. "`kgbrain serve` at http://127.0.0.1:8765".
     parts = os.pread(fd, 512, 0).decode(errors="replace").split(maxsplit=1)
     return parts[1].strip() if len(parts) == 2 else None

@@ -15,6 +15,8 @@ from kgbrain.errors import InputError, UnknownConcept
 from kgbrain.service.run import check_exposure
 from tests.service.conftest import Server, copy_kb, env_with
 
+OCTETS = {"content-type": "application/octet-stream"}  # a write is never a simple request
+
 
 def test_health_and_openapi_describe_every_route(served: Server) -> None:
     health = served.client.get("/healthz").json()
@@ -179,11 +181,13 @@ def test_writes_are_all_or_nothing_and_seen_by_the_next_read(served: Server) -> 
 
 def test_load_takes_an_uploaded_file(served: Server) -> None:
     body = '{"subject": "blorp", "predicate": "is_a", "object": "cell"}\n'
-    r = served.client.post("/v1/load", params={"name": "extra.jsonl", "source": "upload"}, content=body.encode())
+    r = served.client.post(
+        "/v1/load", params={"name": "extra.jsonl", "source": "upload"}, content=body.encode(), headers=OCTETS
+    )
     assert r.status_code == 201
     assert r.json()["file"] == "extra.jsonl"
     assert r.json()["facts_added"] == 1
-    r = served.client.post("/v1/load", params={"name": "../x.jsonl"}, content=body.encode())
+    r = served.client.post("/v1/load", params={"name": "../x.jsonl"}, content=body.encode(), headers=OCTETS)
     assert r.status_code == 400
 
 

@@ -22,6 +22,8 @@ from tests.service.conftest import Server, copy_kb, env_with
 
 pytestmark = pytest.mark.slow  # kills, fuzzing or LUBM: `-m 'not slow'` for a quick run; CI runs them
 
+OCTETS = {"content-type": "application/octet-stream"}  # a write is never a simple request
+
 
 def _rows(n: int, tag: str) -> list[dict[str, Any]]:
     return [{"subject": f"{tag}{i}", "predicate": "is_a", "object": f"{tag}_kind{i % 97}"} for i in range(n)]
@@ -121,8 +123,8 @@ def test_request_folders_are_removed_after_use_and_after_their_server_is_gone(se
     # After use: a stored file, a load that fails and a check with a rules file leave nothing in the temporary folder.
     client = served.client
     good, bad = b'{"subject": "a1", "predicate": "is_a", "object": "b1"}\n', b'{"subject": "a1"}\n'
-    assert client.post("/v1/load", params={"name": "ok.jsonl"}, content=good).status_code == 201
-    assert client.post("/v1/load", params={"name": "bad.jsonl"}, content=bad).status_code == 400
+    assert client.post("/v1/load", params={"name": "ok.jsonl"}, content=good, headers=OCTETS).status_code == 201
+    assert client.post("/v1/load", params={"name": "bad.jsonl"}, content=bad, headers=OCTETS).status_code == 400
     draft = {"draft": "Neurons are cells.", "rules": '[[rule]]\nid = "r1"\nwhen = "x"\nrequire = "y"\n'}
     assert client.post("/v1/check-answer", json=draft).status_code in (200, 400)
     pid = str(served.process.pid)

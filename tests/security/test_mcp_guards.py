@@ -1,0 +1,134 @@
+"""The MCP server: tokens with scopes on the HTTP transport, the default source of `remember`, and the lock a
+stdio server holds (a CLI command fails at once naming it, as with `kgbrain serve`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.security.conftest import small_kb
+from tests.service.conftest import env_with, wait_until
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_remember_defaults_its_source_to_the_clients_name(tmp_path: Path, no_block: Path) -> None:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+    from mcp_types import Implementation
+
+    kb = small_kb(tmp_path)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "kgbrain", "--db", str(kb), "mcp"], env=env_with(no_block)
+    )
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        info = Implementation(name="test-agent", version="1.0")
+        async with Client(params, read_timeout_seconds=120, client_info=info) as client:
+            result = await client.call_tool(
+                "remember", {"facts": [{"subject": "zorp", "predicate": "is_a", "object": "cell"}]}
+            )
+            assert not result.is_error, result.content[0].text
+            stored = json.loads(result.content[0].text)
+            recalled = await client.call_tool("recall", {"concept": "zorp"})
+            return stored, json.loads(recalled.content[0].text)
+
+    stored, recalled = asyncio.run(run())
+    assert stored["source"] == "mcp:test-agent"
+    assert "mcp:test-agent" in stored["note"]
+    assert recalled["facts"][0]["source"] == "mcp:test-agent"
+
+
+def test_a_cli_command_on_a_stdio_mcp_servers_file_fails_at_once_naming_it(tmp_path: Path, no_block: Path) -> None:
+    kb = small_kb(tmp_path)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "kgbrain", "--db", str(kb), "mcp"],
+        env=env_with(no_block),
+        stdin=subprocess.PIPE,  # kept open: a stdio server stops when its client closes the pipe
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until(lambda: " " in (kb.parent / (kb.name + ".lock")).read_text(errors="replace"))
+        for command in (["stats"], ["load", str(tmp_path / "base.jsonl")]):
+            started = time.monotonic()
+            done = subprocess.run(
+                [sys.executable, "-m", "kgbrain", "--db", str(kb), *command],
+                env=env_with(no_block, KGBRAIN_LOCK_TIMEOUT="600"),
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert done.returncode != 0, command
+            assert "is served by `kgbrain mcp` over stdio (pid" in done.stderr, done.stderr
+            assert time.monotonic() - started < 30
+    finally:
+        server.kill()
+        server.wait()
+        assert server.stdin is not None
+        server.stdin.close()
+
+
+def test_mcp_http_needs_a_token_of_the_right_scope(tmp_path: Path, no_block: Path) -> None:
+    from mcp import Client
+
+    kb = small_kb(tmp_path)
+    port = _port()
+    env = env_with(no_block, KGBRAIN_READ_TOKEN="r-token", KGBRAIN_WRITE_TOKEN="w-token", KGBRAIN_TOKEN="a-token")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kgbrain", "--db", str(kb), "mcp", "--transport", "http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    def listening() -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", port)) == 0
+
+    async def calls(token: str) -> dict[str, Any]:
+        import httpx2
+        from mcp.client.streamable_http import streamable_http_client
+
+        http = httpx2.AsyncClient(headers={"authorization": f"Bearer {token}"}, timeout=120)
+        out: dict[str, Any] = {}
+        transport = streamable_http_client(url, http_client=http)
+        async with http, Client(transport, read_timeout_seconds=120) as client:
+            out["tools"] = {t.name for t in (await client.list_tools()).tools}
+            fact = {"facts": [{"subject": f"q{token[0]}", "predicate": "is_a", "object": "cell"}], "source": "t"}
+            out["remember"] = await client.call_tool("remember", fact)
+            out["forget"] = await client.call_tool("forget", {"fact_id": "nope", "reason": "t"})
+        return out
+
+    try:
+        wait_until(listening)
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        assert httpx.post(url, json=body, timeout=30).status_code == 401
+        assert httpx.post(url, json=body, headers={"authorization": "Bearer wrong"}, timeout=30).status_code == 401
+        r = httpx.post(url, json=body, headers={"authorization": "Bearer r-token", "host": "evil.example"}, timeout=30)
+        assert r.status_code == 421
+        read = asyncio.run(calls("r-token"))
+        assert read["remember"].is_error
+        assert "needs a write token" in read["remember"].content[0].text
+        write = asyncio.run(calls("w-token"))
+        assert not write["remember"].is_error, write["remember"].content[0].text
+        assert "needs a admin token" in write["forget"].content[0].text or "admin" in write["forget"].content[0].text
+        admin = asyncio.run(calls("a-token"))
+        assert "admin" not in admin["forget"].content[0].text  # refused only as an unknown fact
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

@@ -22,7 +22,7 @@ from kgbrain.models import AskIn, FactsIn, FactsQuery, QueryIn, RememberTool, Ve
         (FactsIn, {"facts": [{}], "trust": 7}, "field 'trust': 7 is outside 0..1"),
         (QueryIn, {"query": "x", "limit": 1001}, "field 'limit': 1001 is outside 1..1000"),
         (VerifyClaimsTool, {"claims": ["a"] * 101}, "field 'claims': at most 100 claims (got 101)"),
-        (RememberTool, {"facts": [{}]}, "field 'source': missing"),
+        (RememberTool, {"facts": []}, "field 'facts': no facts given"),
     ],
 )
 def test_a_bad_request_names_each_field(model: Any, data: dict[str, Any], message: str) -> None:

@@ -17,6 +17,19 @@ from kgbrain.store.delta import FactDelta
 Row = dict[str, Any]
 
 
+class Lookups(Protocol):
+    """Named read queries and nothing else: what a verification decision reads beyond its in-memory views
+    (see `kgbrain.reasoning.views.lookups`). A `GraphStore` is one; so is a gathered copy of the answers."""
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        """The rows of the named read query."""
+        ...
+
+    def iterate(self, name: str, /, **params: Any) -> Iterator[Row]:
+        """Like `run`, streaming rows instead of collecting them."""
+        ...
+
+
 class GraphStore(Protocol):
     """What reasoning, ingest and the API need from a graph store."""
 

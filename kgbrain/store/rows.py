@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from kgbrain.knowledge import Authority, Fact, Literal, Status
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import Lookups
 
 _CHUNK = 20_000
 _FEW = 32  # up to this many ids, one scan testing each fact against the list beats the join
@@ -41,7 +41,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
     )
 
 
-def facts_by_id(store: GraphStore, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:
+def facts_by_id(store: Lookups, fact_ids: Iterable[str], *, fresh: Sequence[Fact] = ()) -> dict[str, Fact]:
     """Facts by id, whatever their status (`fresh`: facts this write has made, used as they are; see
     `kgbrain.reasoning.tms.contradictions.facts_of_subjects`).
 

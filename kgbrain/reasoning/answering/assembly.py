@@ -13,7 +13,7 @@ from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.nlu.question import Question
 from kgbrain.reasoning.results import Mode, Outcome, Trace
 from kgbrain.reasoning.uncertainty import HIGH_CONFIDENCE, LOW_CONFIDENCE, uncertainty_level
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import GraphStore, Lookups
 
 
 def concept_rows(store: GraphStore, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -25,7 +25,7 @@ def concept_rows(store: GraphStore, ids: Sequence[str]) -> dict[str, dict[str, A
     return {r["id"]: r for cid in dict.fromkeys(ids) for r in store.run("link_label", id=cid)}
 
 
-def source_refs(store: GraphStore, names: Sequence[str]) -> tuple[SourceRef, ...]:
+def source_refs(store: Lookups, names: Sequence[str]) -> tuple[SourceRef, ...]:
     """The named sources with their trust and authority tier, in the given order.
 
     Raises:

@@ -41,10 +41,11 @@ from kgbrain.reasoning.views.cache_files import read_cache
 from kgbrain.reasoning.views.evidence_rows import statement
 from kgbrain.reasoning.views.graph import FactGraph, fingerprint
 from kgbrain.reasoning.views.hierarchy import Hierarchy
+from kgbrain.reasoning.views.lookups import DecisionLookups
 from kgbrain.reasoning.views.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.views.reach import ReachIndex
 from kgbrain.store.delta import FactDelta
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import GraphStore, Lookups
 
 # A claim for check_many: (subject, predicate, object) or (subject, predicate, object, polarity).
 ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
@@ -53,9 +54,13 @@ ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
 class Reasoner:
     """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
 
-    def __init__(self, store: GraphStore, *, index_dir: Path | None = None) -> None:
-        """Reason over `store`; the fact mirror and analogy index are persisted in `index_dir` (None: memory)."""
+    def __init__(self, store: GraphStore, *, index_dir: Path | None = None, lookups: Lookups | None = None) -> None:
+        """Reason over `store`; the fact mirror and analogy index are persisted in `index_dir` (None: memory).
+
+        `decide` reads its views and `lookups` only (views/lookups.py): by default the store answers them.
+        """
         self.store = store
+        self.lookups: Lookups = lookups if lookups is not None else DecisionLookups(store)
         self.index_dir = index_dir
         self.linker = Linker(store, known=lambda: self.graph().index, index_dir=index_dir)
         self._predicates: PredicateTable | None = None
@@ -64,7 +69,7 @@ class Reasoner:
         self._hierarchy: Hierarchy | None = None
         self._causal: causal.CausalGraph | None = None
         self._parts: tuple[np.ndarray, np.ndarray] | None = None  # see _part_test
-        self.deducer = Deducer(store, self.predicates, self.hierarchy, self.graph)
+        self.deducer = Deducer(store, self.predicates, self.hierarchy, self.graph, self.lookups)
         self.analogies = Analogies(store, self.graph, self.hierarchy, index_dir)
 
     # -- caches --------------------------------------------------------------------------------
@@ -306,7 +311,7 @@ class Reasoner:
                     checks[i] = _causal_check(c, checks[i], chains[0])
         from kgbrain.reasoning.tms.proof_steps import with_derivations_many
 
-        return with_derivations_many(self.store, checks)  # derived evidence shows its rule steps
+        return with_derivations_many(self.lookups, checks)  # derived evidence shows its rule steps
 
     def _part_test(self) -> Callable[[Claim], bool]:
         """Whether `y part_of x` can decide the claim `x has_property y` at all (False: skip the check).
@@ -381,7 +386,7 @@ class Reasoner:
         # Longer than the best-first bound (causal.MAX_HOPS): Kùzu's BFS form finds one shortest path up to 12.
         return [
             path
-            for row in self.store.run("cau_shortest", source=source, target=target)
+            for row in self.lookups.run("cau_shortest", source=source, target=target)
             for path in causal.from_row(source, row)
         ]
 
@@ -450,7 +455,7 @@ class Reasoner:
         Raises:
             StoreError: the store failed.
         """
-        return source_refs(self.store, names)
+        return source_refs(self.lookups, names)
 
 
 def _has_part(claim: Claim, unknown: Check, part: Check) -> Check:

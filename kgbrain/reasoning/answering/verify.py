@@ -1,7 +1,10 @@
 """Batch fact verification: claims in, verdicts out, in input order, on one process or several.
 
 The semantics are the reasoner's (`Brain.check_many`, the same code `ask` uses): this module only maps a
-`Check` to the verdict vocabulary of the verdicts contract (DESIGN.md) and runs batches. Open world by
+`Check` to the verdict vocabulary of the verdicts contract (DESIGN.md) and runs batches. A verdict is gathered,
+then decided (views/lookups.py): gathering builds the reasoner's views and links the names; deciding
+(`Reasoner.decide`, then `verdict_from_check` and the stored conflict notes) reads those views and the named
+lookups of `DECISION_QUERIES` only, so another engine (kgbrain/scale) runs this same code per partition. Open world by
 default: what cannot be proved is NOT_ENOUGH_INFO; under the closed-world assumption (Reiter, "On Closed
 World Data Bases", 1978) it is REFUTED. A conclusion weaker than `min_confidence` is not a verdict either
 way and is reported as NOT_ENOUGH_INFO with its proof.

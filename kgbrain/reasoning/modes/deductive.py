@@ -26,9 +26,10 @@ from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.views.evidence_rows import Evidence, fact_ids, sources, statement
 from kgbrain.reasoning.views.graph import FactGraph
 from kgbrain.reasoning.views.hierarchy import Hierarchy, Link
+from kgbrain.reasoning.views.lookups import DecisionLookups
 from kgbrain.reasoning.views.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.views.reach import Candidates
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import GraphStore, Lookups
 
 # Objects whose fact holders (with their reachability labels) a deducer keeps between claims.
 HOLDER_CACHE = 4096
@@ -59,9 +60,12 @@ class Deducer:
         predicates: Callable[[], PredicateTable],
         hierarchy: Callable[[], Hierarchy],
         graph: Callable[[], FactGraph],
+        lookups: Lookups | None = None,
     ) -> None:
-        """Use `store`; `predicates`, `hierarchy` and `graph` return the current (cached) views."""
+        """Use `store`; `predicates`, `hierarchy` and `graph` return the current (cached) views; a decision reads
+        nothing else but `lookups` (views/lookups.py; by default the store's answers)."""
         self.store = store
+        self.lookups = lookups if lookups is not None else DecisionLookups(store)
         self._graph = graph
         self._predicates = predicates
         self._hierarchy = hierarchy
@@ -173,7 +177,7 @@ class Deducer:
         if self._pre is not None and key in self._pre.into:
             return self._pre.into[key]
         by_subject: dict[str, list[Evidence]] = {}
-        for r in self.store.run("ded_facts_into", object=obj, predicates=predicates):
+        for r in self.lookups.run("ded_facts_into", object=obj, predicates=predicates):
             e = Evidence.from_row(r)
             by_subject.setdefault(e.subject, []).append(e)
         if self._pre is not None:
@@ -581,7 +585,7 @@ class Deducer:
         # stated about a more specific concept wins over any inherited one.
         found: list[Evidence] = []
         for x in subjects:
-            found += [_with_unit(r) for r in self.store.run("ded_values_of", subject=x, predicates=predicates)]
+            found += [_with_unit(r) for r in self.lookups.run("ded_values_of", subject=x, predicates=predicates)]
             if found:
                 break
         return found

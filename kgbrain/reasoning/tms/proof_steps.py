@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from kgbrain.reasoning.results import Check, Step, Trace
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
-from kgbrain.store.protocol import GraphStore
+from kgbrain.store.protocol import Lookups
 
 if TYPE_CHECKING:
     from kgbrain.reasoning.tms.proofs import Proof
 
 
-def with_derivations(store: GraphStore, check: Check, proofs: Mapping[str, Proof | None] | None = None) -> Check:
+def with_derivations(store: Lookups, check: Check, proofs: Mapping[str, Proof | None] | None = None) -> Check:
     """The check with the derivation steps of every derived fact its trace cites (`proofs`: trees read
     already, by fact id; see `with_derivations_many`).
 
@@ -46,7 +46,7 @@ def with_derivations(store: GraphStore, check: Check, proofs: Mapping[str, Proof
     return replace(check, trace=Trace(tuple(out)))
 
 
-def with_derivations_many(store: GraphStore, checks: Sequence[Check]) -> list[Check]:
+def with_derivations_many(store: Lookups, checks: Sequence[Check]) -> list[Check]:
     """`with_derivations` for a batch: the derivation trees of every derived fact the batch cites are read
     together, a level at a time (one fact query per level instead of one per fact: each scans the facts).
 

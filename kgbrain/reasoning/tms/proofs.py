@@ -18,7 +18,7 @@ from datetime import datetime
 from kgbrain.knowledge import Fact
 from kgbrain.reasoning.tms.withdraw import WITHDRAWN_BY, Withdrawal, withdraw_support
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
-from kgbrain.store.protocol import GraphStore, Row
+from kgbrain.store.protocol import GraphStore, Lookups, Row
 from kgbrain.store.rows import facts_by_id
 
 __all__ = ["WITHDRAWN_BY", "Proof", "Withdrawal", "explain", "explain_many", "proof_json", "proof_lines", "withdraw"]
@@ -45,7 +45,7 @@ class Proof:
     cycle: bool = False
 
 
-def explain(store: GraphStore, fact_id: str, *, _seen: frozenset[str] = frozenset()) -> Proof | None:
+def explain(store: Lookups, fact_id: str, *, _seen: frozenset[str] = frozenset()) -> Proof | None:
     """The derivation tree of a fact down to sourced facts (the first active derivation at each step).
 
     None when no fact has this id.
@@ -56,7 +56,7 @@ def explain(store: GraphStore, fact_id: str, *, _seen: frozenset[str] = frozense
     return _explain(store, fact_id, {}, {}, _seen)
 
 
-def explain_many(store: GraphStore, fact_ids: Iterable[str]) -> dict[str, Proof | None]:
+def explain_many(store: Lookups, fact_ids: Iterable[str]) -> dict[str, Proof | None]:
     """`explain` for many facts, reading the store a level of the trees at a time: every fact of a level in
     one query (a scan of the fact tables costs the same for one id or hundreds), each derivation once.
 
@@ -93,7 +93,7 @@ def _chosen(derivations: list[Row]) -> Row | None:
 
 
 def _explain(
-    store: GraphStore,
+    store: Lookups,
     fact_id: str,
     facts: dict[str, Fact | None],
     derivations: dict[str, list[Row]],

@@ -58,7 +58,9 @@ if TYPE_CHECKING:  # verification is imported where it is used: most commands ne
 
     from kgbrain.ingest.claims import ClaimRow
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
+    from kgbrain.output.verify_runs import SparkRun
     from kgbrain.reasoning.answering.verify import CheckerOpener, ConflictNote, Verdict, VerifyOptions
+    from kgbrain.scale.session import SparkSpec
 
 if TYPE_CHECKING:  # queries with variables load the rule executor on first use
     from kgbrain.reasoning.rules.query import QueryEngine, QueryResult
@@ -316,22 +318,26 @@ class Brain:
         fmt: str | None = None,
         progress: VerifyProgress | None = None,
         batch_size: int = 256,
+        engine: str = "embedded",
+        master: str | None = None,
     ) -> VerifySummary:
         """Verify a claims file into a verdicts file (or `stream`), written as it goes, in input order.
 
         With `resume`, verdicts an interrupted run left in `out` are kept (a torn last line is rewritten)
-        and only the remaining claims are verified.
+        and only the remaining claims are verified. `engine="spark"` runs the same decisions on Spark's
+        executors (`master`: any Spark master URL, default local[*]); the verdicts file is the same bytes.
 
         Raises:
             InputError: a missing or unreadable claims file, bad options, or an output that is not a verdicts
-                file for these claims.
+                file for these claims; Spark without pyspark, or on a knowledge base not opened read-only.
             StoreError: the store failed (everything verified so far is on disk).
+            EngineError: Spark failed.
         """
         from kgbrain.output.verify_runs import Spread, verify_file
         from kgbrain.reasoning.answering.verify import VerifyOptions
 
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
-        spread = Spread(workers, batch_size, self._worker_opener)
+        spread = Spread(workers, batch_size, self._worker_opener, self._spark_run(engine, master))
         return verify_file(
             self, Path(claims), out, options, spread, stream=stream, resume=resume, fmt=fmt, progress=progress
         )
@@ -342,6 +348,21 @@ class Brain:
         from kgbrain.output.verify_runs import Spread, verify_batches
 
         return verify_batches(self, rows, options, Spread(workers, batch_size, self._worker_opener))
+
+    def _spark_run(self, engine: str, master: str | None) -> SparkRun | None:
+        """How verification runs on Spark (None: embedded).
+
+        Raises:
+            InputError: an unknown engine, or a knowledge base executors cannot open (in memory, read-write).
+        """
+        spec = _spark_spec(engine, master)
+        if spec is None:
+            return None
+        self._worker_opener()  # the same conditions as several workers: a file, opened read-only
+        from kgbrain.output.verify_runs import SparkRun
+
+        assert self.store.path is not None
+        return SparkRun(spec, self.store.path, partial(Brain.open, read_only=True))
 
     def _worker_opener(self) -> CheckerOpener:
         """How a verification worker opens this knowledge base.
@@ -705,13 +726,21 @@ class Brain:
 
         return stored_program(self.store)
 
-    def scan_conflicts(self) -> truth.ScanResult:
-        """Detect conflicts over the whole knowledge base and record the new ones.
+    def scan_conflicts(self, *, engine: str = "embedded", master: str | None = None) -> truth.ScanResult:
+        """Detect conflicts over the whole knowledge base and record the new ones; `engine="spark"` compares the
+        facts on Spark (`master`, default local[*]) and records the same conflicts.
 
         Raises:
+            InputError: an unknown engine, or Spark without pyspark.
             StoreError: the store failed.
+            EngineError: Spark failed.
         """
-        return self.maintenance.scan()
+        spec = _spark_spec(engine, master)
+        if spec is None:
+            return self.maintenance.scan()
+        from kgbrain.scale.conflicts import pairwise_on_spark
+
+        return self.maintenance.scan(partial(pairwise_on_spark, spec))
 
     def changed(self, report: LoadReport | None = None, *, delta: FactDelta | None = None) -> None:
         """Another connection to this database committed a write: bring what was built from the data up to date.
@@ -783,6 +812,21 @@ def _enum(kind: Any, value: str | None, what: str) -> Any:
         return kind(value)
     except ValueError:
         raise InputError(f"Unknown {what} {value!r}; expected one of {', '.join(m.value for m in kind)}") from None
+
+
+def _spark_spec(engine: str, master: str | None) -> SparkSpec | None:
+    """Where an `engine` runs: None for the embedded engine, else Spark at `master` (default local[*]).
+
+    Raises:
+        InputError: an unknown engine.
+    """
+    if engine == "embedded":
+        return None
+    if engine != "spark":
+        raise InputError(f"unknown engine {engine!r}: choose embedded or spark")
+    from kgbrain.scale.session import DEFAULT_MASTER, SparkSpec
+
+    return SparkSpec(master or DEFAULT_MASTER)
 
 
 def demo_files() -> list[Path]:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -148,6 +148,7 @@ def cli(ctx: click.Context, db: Path | None) -> None:
 
 
 pass_session: Callable[..., Any] = click.pass_obj
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @cli.command()
@@ -315,6 +316,20 @@ def verify_progress() -> Iterator[Callable[[int, int], None] | None]:
             state["bar"].__exit__(None, None, None)
 
 
+def engine_options(command: F) -> F:
+    """--engine and --master: run the command's bulk work here or on Spark (kgbrain/scale)."""
+    command = click.option(
+        "--master", help="Spark master URL for --engine spark (default local[*]; spark://host:7077, yarn, ...)."
+    )(command)
+    return click.option(
+        "--engine",
+        type=click.Choice(["embedded", "spark"]),
+        default="embedded",
+        show_default=True,
+        help="Where the work runs: in this process, or on Spark's executors (the same results).",
+    )(command)
+
+
 @cli.command()
 @click.argument("claims", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Verdicts file (default stdout).")
@@ -328,6 +343,7 @@ def verify_progress() -> Iterator[Callable[[int, int], None] | None]:
 @click.option("--resume", is_flag=True, help="Keep the verdicts an interrupted run left in OUTPUT; verify the rest.")
 @click.option("--format", "fmt", type=click.Choice(formats.claims_names()), help="Override the file extension.")
 @click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True, help="Claims per batch.")
+@engine_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_session
 def verify(
@@ -340,6 +356,8 @@ def verify(
     resume: bool,
     fmt: str | None,
     batch_size: int,
+    engine: str,
+    master: str | None,
     as_json: bool,
 ) -> None:
     """Verify each claim in CLAIMS: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with proof (JSONL).
@@ -361,6 +379,8 @@ def verify(
             fmt=fmt,
             progress=progress,
             batch_size=batch_size,
+            engine=engine,
+            master=master,
         )
     # With the verdicts on stdout, the summary goes to stderr so the JSONL stays clean.
     to_err = output is None
@@ -390,15 +410,18 @@ def summary_table(s: VerifySummary) -> list[str]:
 @click.option("--type", "kind", type=click.Choice(values(ConflictType)), help="Only conflicts of this type.")
 @click.option("--status", type=click.Choice(values(ConflictStatus)), help="Only open or only resolved conflicts.")
 @click.option("--scan", is_flag=True, help="Scan the whole knowledge base for new conflicts first.")
+@engine_options
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @pass_session
-def conflicts(session: Session, kind: str | None, status: str | None, scan: bool, as_json: bool) -> None:
-    """List recorded conflicts with their facts, resolution and explanation."""
+def conflicts(
+    session: Session, kind: str | None, status: str | None, scan: bool, engine: str, master: str | None, as_json: bool
+) -> None:
+    """List recorded conflicts with their facts, resolution and explanation (--scan --engine spark: scan on Spark)."""
     from kgbrain.models import ConflictOut  # models imports pydantic; only --json needs it
 
     brain = session.brain(write=scan)
     if scan:
-        click.echo(_scan_line(brain.scan_conflicts()), err=True)
+        click.echo(_scan_line(brain.scan_conflicts(engine=engine, master=master)), err=True)
     found = brain.conflicts(type=kind, status=status)
     if as_json:
         echo_json([ConflictOut.from_record(c).model_dump() for c in found])
@@ -422,10 +445,11 @@ def _scan_line(result: ScanResult) -> str:
 
 
 @cli.command("check-conflicts")
+@engine_options
 @pass_session
-def check_conflicts(session: Session) -> None:
+def check_conflicts(session: Session, engine: str, master: str | None) -> None:
     """Scan the whole knowledge base for conflicts and record the new ones."""
-    click.echo(_scan_line(session.brain(write=True).scan_conflicts()))
+    click.echo(_scan_line(session.brain(write=True).scan_conflicts(engine=engine, master=master)))
 
 
 @cli.command()

@@ -74,3 +74,11 @@ class SchemaVersionError(StoreError):
 
 class DatabaseLocked(StoreError):
     """Another process holds the database for writing."""
+
+
+class EngineError(KgbrainError):
+    """The distributed engine (Spark) failed: a job, an executor or the connection to the master."""
+
+
+class NotOnEngine(InputError):
+    """The work asked for does not run on the chosen engine (e.g. defeasible rules on Spark); names what to do."""

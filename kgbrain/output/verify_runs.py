@@ -15,6 +15,7 @@ from typing import IO, Any
 from kgbrain.errors import InputError
 from kgbrain.ingest.claims import ClaimLine, ClaimRow, claims_format, count_claims, read_claim_lines, read_claims
 from kgbrain.output.verdicts import (
+    EncodedBatch,
     VerdictWriter,
     VerifyProgress,
     VerifySummary,
@@ -27,13 +28,26 @@ from kgbrain.reasoning.answering.verify import (
     SharingChecker,
     Verdict,
     VerifyOptions,
+    WorkItem,
     verify_parallel,
     verify_parallel_encoded,
     verify_stream,
 )
+from kgbrain.scale.session import SparkSpec
+from kgbrain.scale.verify import PathOpener
 
 # Asked for a worker's opener when verification runs on several processes.
 WorkerOpener = Callable[[], CheckerOpener]
+
+
+@dataclass(frozen=True, slots=True)
+class SparkRun:
+    """Verification on Spark (kgbrain/scale): where, the database file, and how an executor opens it read-only."""
+
+    spec: SparkSpec
+    db: Path
+    opener: PathOpener
+    shared_path: bool = False  # every executor reads `db` at this path (else it is shipped to them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +58,7 @@ class Spread:
     workers: int
     batch_size: int
     opener: WorkerOpener
+    spark: SparkRun | None = None  # run on Spark instead of local processes
 
 
 def verify_batches(
@@ -85,6 +100,10 @@ def verify_file(
     decisive = {"closed_world": options.closed_world, "min_confidence": options.min_confidence}
     writer = VerdictWriter(Path(out) if out is not None else None, resume=resume, stream=stream, options=decisive)
     with writer:
+        if spread.spark is not None:
+            items = _items(claims, fmt, writer, out)
+            encoded = _on_spark(checker, items, options, spread.spark, spread.batch_size)
+            return run_verification(encoded, writer, total=total, progress=progress, workers=workers)
         if workers > 1 and claims_format(claims, fmt) == "jsonl":
             # Workers parse their own lines and encode their own verdicts; this process only splits the
             # file and writes what comes back, so it does not hold the workers up.
@@ -94,6 +113,32 @@ def verify_file(
         rows = skip_finished(read_claims(claims, fmt), writer.finished, out=str(out), claims=str(claims))
         batches = verify_batches(checker, rows, options, spread)
         return run_verification(batches, writer, total=total, progress=progress, workers=workers)
+
+
+def _items(claims: Path, fmt: str | None, writer: VerdictWriter, out: str | Path | None) -> Iterable[WorkItem]:
+    # JSONL lines go out unparsed (executors parse them); other formats are read here.
+    if claims_format(claims, fmt) == "jsonl":
+        return skip_finished(read_claim_lines(claims), writer.finished, out=str(out), claims=str(claims))
+    return skip_finished(read_claims(claims, fmt), writer.finished, out=str(out), claims=str(claims))
+
+
+def _on_spark(
+    checker: SharingChecker, items: Iterable[WorkItem], options: VerifyOptions, run: SparkRun, batch_size: int
+) -> Iterator[EncodedBatch]:
+    _check_batch_size(batch_size)
+    from kgbrain.scale.verify import verify_on_spark
+
+    return verify_on_spark(
+        run.opener,
+        run.db,
+        items,
+        encode_batch,
+        options,
+        run.spec,
+        batch_size=batch_size,
+        shared_path=run.shared_path,
+        prepare=checker.warm,  # the mirror and labels cached beside the database, for the executors to open
+    )
 
 
 def _encoded(

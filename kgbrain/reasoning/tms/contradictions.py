@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -182,22 +182,27 @@ def classify(a: Fact, b: Fact, vocab: Vocabulary, trust: Mapping[str, float] | N
     return None
 
 
+def comparison_keys(fact: Fact, vocab: Vocabulary, opposite: Collection[str]) -> list[tuple[Any, ...]]:
+    """The groups a fact belongs to (`opposite`: the left predicates of `vocab.opposites`): only facts sharing a
+    key are compared. The same claim; the same functional attribute; the same pair under opposite predicates."""
+    keys: list[tuple[Any, ...]] = [("claim", claim_key(fact, vocab))]
+    if fact.polarity and fact.predicate in vocab.functional:
+        keys.append(("attribute", fact.subject, fact.predicate))
+    if fact.polarity and fact.object is not None and fact.predicate in opposite:
+        keys.append(("pair", fact.subject, fact.object))
+    return keys
+
+
 def _groups(facts: Sequence[Fact], vocab: Vocabulary) -> Iterator[list[Fact]]:
     """Groups of facts that could replace each other; only pairs inside a group are compared."""
-    by_claim: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
-    by_attribute: dict[tuple[str, str], list[Fact]] = defaultdict(list)
-    by_pair: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    groups: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
     opposite = {p for p, _ in vocab.opposites}
     for f in facts:
-        by_claim[claim_key(f, vocab)].append(f)
-        if f.polarity and f.predicate in vocab.functional:
-            by_attribute[(f.subject, f.predicate)].append(f)
-        if f.polarity and f.object is not None and f.predicate in opposite:
-            by_pair[(f.subject, f.object)].append(f)
-    for groups in (by_claim, by_attribute, by_pair):
-        for group in groups.values():
-            if len(group) > 1:
-                yield group
+        for key in comparison_keys(f, vocab, opposite):
+            groups[key].append(f)
+    for group in groups.values():
+        if len(group) > 1:
+            yield group
 
 
 def find_contradictions(
@@ -687,15 +692,28 @@ def _relation_conflicts(
     return [found[k] for k in sorted(found)]
 
 
-def scan(store: GraphStore) -> list[Contradiction]:
-    """Every conflict in the whole knowledge base.
+# Finds the pairwise conflicts of the whole knowledge base for a vocabulary: the embedded default below, or an
+# engine that runs `comparison_keys` and `find_contradictions` elsewhere (kgbrain/scale/conflicts.py).
+PairwiseScan = Callable[[GraphStore, Vocabulary], list[Contradiction]]
+
+
+def pairwise_conflicts(store: GraphStore, vocab: Vocabulary) -> list[Contradiction]:
+    """Every pairwise conflict of the knowledge base (all but disjointness), sorted by id.
 
     Raises:
         StoreError: the store failed.
     """
-    vocab = load_vocabulary(store)
     facts = facts_of_subjects(store, candidate_subjects(store, vocab))
-    found = find_contradictions(facts, vocab, trust=_trust_for(store, facts))
+    return find_contradictions(facts, vocab, trust=_trust_for(store, facts))
+
+
+def scan(store: GraphStore, pairwise: PairwiseScan = pairwise_conflicts) -> list[Contradiction]:
+    """Every conflict in the whole knowledge base (`pairwise`: where the pairs are compared).
+
+    Raises:
+        StoreError: the store failed.
+    """
+    found = pairwise(store, load_vocabulary(store))
     return sorted([*found, *find_disjointness(store)], key=lambda c: c.id)
 
 

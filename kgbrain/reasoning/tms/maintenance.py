@@ -35,6 +35,7 @@ from kgbrain.ingest.loader import LoadReport, load_batch
 from kgbrain.knowledge import Fact
 from kgbrain.reasoning.rules.rulebase import load_rules_file, run_on_new_facts, save_program
 from kgbrain.reasoning.tms import resolution as truth
+from kgbrain.reasoning.tms.contradictions import PairwiseScan, pairwise_conflicts
 from kgbrain.reasoning.tms.follow import change_keys, derive_regained, withdraw_lost
 from kgbrain.reasoning.tms.settle import EVERYTHING, column_keys, settle_stored
 from kgbrain.reasoning.tms.withdraw import Withdrawal
@@ -175,16 +176,16 @@ class Maintenance:
 
         return self._status_write(step)
 
-    def scan(self) -> truth.ScanResult:
+    def scan(self, pairwise: PairwiseScan | None = None) -> truth.ScanResult:
         """Detect conflicts over the whole knowledge base and record the new ones, with what their resolutions
-        take from the rules' conclusions.
+        take from the rules' conclusions (`pairwise`: where pairs are compared; None: here).
 
         Raises:
             StoreError: the store failed.
         """
 
         def step() -> _Change[truth.ScanResult]:
-            result = truth.scan_and_record(self.store)
+            result = truth.scan_and_record(self.store, pairwise=pairwise or pairwise_conflicts)
             events = (e for r in result.recorded for e in r.events)
             shift = truth.shift_of(events, (f for r in result.recorded for f in r.facts))
             return _Change(result, shift, _ids(shift.lost))

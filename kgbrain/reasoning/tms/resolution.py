@@ -27,7 +27,15 @@ from kgbrain.errors import InputError
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import clamp, get_trust, person_source, set_trust
-from kgbrain.reasoning.tms.contradictions import TRUST_GAP, ConflictType, Contradiction, detect_new, scan
+from kgbrain.reasoning.tms.contradictions import (
+    TRUST_GAP,
+    ConflictType,
+    Contradiction,
+    PairwiseScan,
+    detect_new,
+    pairwise_conflicts,
+    scan,
+)
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import facts_by_id
 
@@ -749,14 +757,17 @@ class ScanResult:
     recorded: list[ConflictRecord]
 
 
-def scan_and_record(store: GraphStore, *, now: datetime | None = None) -> ScanResult:
-    """Scan the whole knowledge base and record the conflicts not recorded before, in one transaction.
+def scan_and_record(
+    store: GraphStore, *, now: datetime | None = None, pairwise: PairwiseScan = pairwise_conflicts
+) -> ScanResult:
+    """Scan the whole knowledge base and record the conflicts not recorded before, in one transaction
+    (`pairwise`: where the pairs are compared, see `contradictions.scan`).
 
     Raises:
         StoreError: the store failed.
     """
     with store.transaction():
-        found = scan(store)
+        found = scan(store, pairwise)
         return ScanResult(len(found), record(store, found, now=now))
 
 

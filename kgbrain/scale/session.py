@@ -1,0 +1,101 @@
+"""A Spark session for one kgbrain run: started from a master URL, stopped when the run ends.
+
+`local[*]` (the default) runs the executors in this machine's JVM; `spark://host:7077`, `yarn`, `k8s://...`
+run them on a cluster, whose executors must have kgbrain installed for the same Python version. A local
+session binds the driver to 127.0.0.1 and turns the UI off, so a run opens no port another machine can reach.
+Settings for a cluster come from Spark's usual places (spark-defaults.conf, SPARK_* variables) and from
+`SparkSpec.conf`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgbrain.errors import EngineError, InputError
+
+DEFAULT_MASTER = "local[*]"
+# Shuffles over kgbrain's rule and conflict plans are small per round: Spark's default 200 partitions would
+# bury a small cluster in empty tasks (research scaleout.md §4).
+SHUFFLE_PARTITIONS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SparkSpec:
+    """Where and how to run: the master URL and extra Spark settings."""
+
+    master: str = DEFAULT_MASTER
+    conf: Mapping[str, str] = field(default_factory=dict)
+    app_name: str = "kgbrain"
+
+    @property
+    def local(self) -> bool:
+        """Executors run in this process's JVM (`local`, `local[n]`, `local[*]`)."""
+        return self.master == "local" or self.master.startswith("local[")
+
+
+def require_pyspark() -> Any:
+    """The pyspark module.
+
+    Raises:
+        InputError: pyspark or Java is not installed.
+    """
+    try:
+        import pyspark
+    except ImportError as exc:
+        raise InputError("--engine spark needs pyspark: pip install 'kgbrain[spark]' (and a Java 17+ runtime)") from exc
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise InputError("--engine spark needs a Java 17+ runtime: install one or set JAVA_HOME")
+    return pyspark
+
+
+def _settings(spec: SparkSpec) -> dict[str, str]:
+    settings = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": str(SHUFFLE_PARTITIONS),
+        "spark.sql.adaptive.enabled": "true",
+        # Executors run kgbrain with this interpreter (a cluster's own must have kgbrain for the same Python).
+        "spark.pyspark.python": os.environ.get("PYSPARK_PYTHON", sys.executable),
+        "spark.pyspark.driver.python": sys.executable,
+    }
+    if spec.local:
+        settings |= {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
+    return settings | dict(spec.conf)
+
+
+@contextmanager
+def spark_session(spec: SparkSpec) -> Iterator[Any]:
+    """A SparkSession for `spec`, stopped (with its JVM's executors) when the block ends.
+
+    Raises:
+        InputError: pyspark or Java is missing.
+        EngineError: Spark could not start or reach the master.
+    """
+    require_pyspark()
+    from py4j.protocol import Py4JError
+    from pyspark.errors import PySparkException
+    from pyspark.sql import SparkSession
+
+    if spec.local:
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # The RDD API starts executors' Python from this variable (not from spark.pyspark.python).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.master(spec.master).appName(spec.app_name)
+    for key, value in _settings(spec).items():
+        builder = builder.config(key, value)
+    try:
+        session = builder.getOrCreate()
+    except (PySparkException, Py4JError) as exc:
+        raise EngineError(f"Spark did not start on master {spec.master!r}: {exc}") from exc
+    # A failed task reaches the caller as one EngineError; the JVM's own log of it would repeat it at length.
+    session.sparkContext.setLogLevel("FATAL")
+    try:
+        yield session
+    finally:
+        session.stop()

@@ -1,0 +1,34 @@
+"""Spark tests: local mode bound to 127.0.0.1, the JVM this process starts stopped by pid at the end.
+
+Each test module that runs Spark is marked `spark`; without Java they fail with the engine's own message
+(pyspark comes with the test extra), they are not skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _stop_spark_jvm() -> Iterator[None]:
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    yield
+    from pyspark import SparkContext
+
+    gateway = SparkContext._gateway
+    if gateway is None:
+        return
+    proc = gateway.proc  # spark-submit exec's the JVM: this is its pid
+    gateway.shutdown()
+    if proc is not None:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=60)
+        if proc.stdin is not None:
+            proc.stdin.close()  # the pipe that would have stopped the JVM when this process exits
+    SparkContext._gateway = None
+    SparkContext._jvm = None

@@ -22,13 +22,16 @@ class GoalType(str, Enum):
 
 
 class ConflictType(str, Enum):
-    """The five structural conflict types of seed 001."""
+    """The five structural conflict types of seed 001, and OWL 2 RL inconsistency."""
 
     OPPOSITE_POLARITY = "opposite_polarity"
     CONFLICTING_VALUE = "conflicting_value"
     SOURCE_CONFLICT = "source_conflict"
     RELATION_CONFLICT = "relation_conflict"
     STALE_EVIDENCE = "stale_evidence"
+    # An OWL 2 RL "false" rule fired (prp-irp, prp-asyp, eq-diff1, cls-nothing2, cax-dw, ...): the ontology and
+    # the data cannot both hold. The rule's conclusion is a denial; the conflict names the rule, deletes nothing.
+    INCONSISTENCY = "inconsistency"
 
 
 class ConflictStatus(str, Enum):

@@ -296,8 +296,12 @@ class LoadBatch:
 
     @property
     def empty(self) -> bool:
-        """Nothing here would change a knowledge base (an empty file, a header alone, an empty ontology)."""
-        return not (len(self.facts) or self.annotations or self.declarations or self.trust_overrides or self.records)
+        """Nothing here would change a knowledge base (an empty file, a header alone, an empty ontology).
+
+        Rules count: an ontology of property axioms alone (`r owl:propertyChainAxiom (p q)`) states no fact.
+        """
+        stated = self.annotations or self.declarations or self.trust_overrides or self.records or self.rules
+        return not (len(self.facts) or stated)
 
 
 _TEXT_COLUMNS = ("subject", "object", "lexical", "datatype", "unit", "value_lang", "source", "lang")

@@ -39,6 +39,18 @@ LITERAL = RDFS + "Literal"
 _MAX_ALTERNATIVES = 64  # a union of unions multiplies rule bodies; beyond this the axiom is skipped
 _MAX_DEPTH = 32
 
+# The OWL 2 RL rules whose head is `false` (an inconsistency). Each is compiled with the denial of one of its
+# premises as the head, so that it fires as a conflict between two facts (reasoning/tms/contradictions.py
+# types it `inconsistency` and records the rule id) and nothing is deleted.
+INCONSISTENCY_RULES = frozenset(
+    {
+        "eq-diff1", "eq-diff2", "eq-diff3", "prp-irp", "prp-asyp", "prp-pdw", "prp-adp", "prp-npa1", "prp-npa2",
+        "cls-nothing2", "cls-com", "cls-maxc1", "cls-maxqc1", "cls-maxqc2", "cax-dw", "cax-adc", "dt-not-type",
+    }
+)  # fmt: skip
+NOTHING = OWL + "Nothing"
+DIFFERENT_FROM = "different_from"
+
 # Generic rules over stored facts: one rule for every `is_a` (GO alone has 77k) and every `disjoint_with`.
 CAX_SCO = Rule(
     "cax-sco",
@@ -57,6 +69,20 @@ CAX_DW = (
         (Atom("instance_of", (Var("X"), Var("D"))), Atom("disjoint_with", (Var("C"), Var("D")))),
     ),
 )
+
+# eq-diff1/2/3: `a owl:differentFrom b` (and every pair of an owl:AllDifferent) is a `different_from` fact;
+# `a owl:sameAs b` merges a and b into one concept, so a merged pair shows as `different_from(c, c)`.
+EQ_DIFF = Rule(
+    "eq-diff1",
+    Atom(DIFFERENT_FROM, (Var("X"), Var("X")), negated=True),
+    (Atom(DIFFERENT_FROM, (Var("X"), Var("X"))),),
+)
+
+
+def nothing_rule(nothing_id: str) -> Rule:
+    """cls-nothing2: `x a owl:Nothing` is false (its membership is denied, as a conflict)."""
+    member = Atom(INSTANCE_OF, (Var("X"), Const(nothing_id)))
+    return Rule("cls-nothing2", Atom(member.predicate, member.args, negated=True), (member,))
 
 
 # -- class expressions --------------------------------------------------------------------------------------
@@ -104,6 +130,15 @@ class HasValue:
 
 
 @dataclass(frozen=True, slots=True)
+class Max:
+    """`≤ n p.D` (owl:maxCardinality, or owl:maxQualifiedCardinality with owl:onClass D; D None: any)."""
+
+    n: int
+    prop: Prop
+    filler: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
 class Not:
     inner: Expr
 
@@ -115,7 +150,7 @@ class Other:
     kind: str
 
 
-Expr = Named | And | Or | Some | All | HasValue | Not | Other
+Expr = Named | And | Or | Some | All | HasValue | Max | Not | Other
 
 
 class ExprReader:
@@ -170,6 +205,17 @@ class ExprReader:
             return HasValue(prop, self._value(props[OWL + "hasValue"]))
         if OWL + "hasSelf" in props:
             return Other("has_self")
+        return self._max(prop, props, depth)
+
+    def _max(self, prop: Prop, props: dict[str, Term], depth: int) -> Expr:
+        for key, qualified in (("maxCardinality", False), ("maxQualifiedCardinality", True)):
+            n = props.get(OWL + key)
+            if not isinstance(n, tuple) or not n[0].strip().isdigit():
+                continue
+            filler = props.get(OWL + "onClass") if qualified else None
+            if qualified and filler is None:
+                return Other("cardinality")
+            return Max(int(n[0]), prop, None if filler is None else self.read(filler, depth + 1))
         return Other("cardinality")
 
     def _items(self, node: Term) -> list[Term] | None:
@@ -273,6 +319,8 @@ class Compiler:
             return "all_values_subclass"
         if isinstance(e, Not):
             return "complement_subclass"
+        if isinstance(e, Max):
+            return "max_cardinality_subclass"
         return e.kind
 
     def heads(self, e: Expr, x: RuleTerm, fresh: _Fresh, table: str | None = None) -> tuple[list[_Head], list[str]]:
@@ -309,11 +357,27 @@ class Compiler:
                 _Head("cls-com", Atom(alt[-1].predicate, alt[-1].args, negated=True), tuple(alt[:-1]))
                 for alt in alternatives
             ], []
+        if isinstance(e, Max):
+            return self._max_heads(e, x, fresh)
         if isinstance(e, Some):
             return [], ["some_values_superclass"]
         if isinstance(e, Or):
             return [], ["union_superclass"]
         return [], [e.kind]
+
+    def _max_heads(self, e: Max, x: RuleTerm, fresh: _Fresh) -> tuple[list[_Head], list[str]]:
+        """cls-maxc1 / cls-maxqc1 / cls-maxqc2: `≤ 0 p.D` denies every p edge (to a D); `≤ 1` is equality."""
+        if e.n != 0:
+            return [], ["max_cardinality_equality"]  # cls-maxc2, cls-maxqc3/4 derive owl:sameAs: not done
+        y = fresh()
+        edge = _edge(e.prop, x, y)
+        denial = Atom(edge.predicate, edge.args, negated=True)
+        if e.filler is None or e.filler == Named(THING):
+            return [_Head("cls-maxc1" if e.filler is None else "cls-maxqc2", denial, (edge,))], []
+        filler = self.body(e.filler, y, fresh)
+        if isinstance(filler, str):
+            return [], [filler]
+        return [_Head("cls-maxqc1", denial, (edge, *alt)) for alt in filler], []
 
     def subclass(self, sub: Expr, sup: Expr, anchor: str) -> tuple[list[Rule], list[str]]:
         """The rules of `sub ⊑ sup`, named after the axiom's class `anchor`, and the kinds RL leaves out."""
@@ -405,7 +469,19 @@ def characteristic(kind: str, p: str, p_id: str) -> Rule | None:
         return Rule(f"prp-symp:{p_id}", Atom(p, (_Y, _X)), (Atom(p, (_X, _Y)),))
     if kind == "asymmetric":
         return Rule(f"prp-asyp:{p_id}", Atom(p, (_Y, _X), negated=True), (Atom(p, (_X, _Y)),))
+    if kind == "irreflexive":
+        return Rule(f"prp-irp:{p_id}", Atom(p, (_X, _X), negated=True), (Atom(p, (_X, _X)),))
     return None
+
+
+# Property characteristics kgbrain keeps as rules only (no Predicate flag): their OWL 2 RL rules are "false" ones.
+RULE_CHARACTERISTICS = {OWL + "AsymmetricProperty": "asymmetric", OWL + "IrreflexiveProperty": "irreflexive"}
+
+
+def negative_assertion(p: str, s: Const, o: Const, ids: tuple[str, str, str]) -> Rule:
+    """prp-npa1 / prp-npa2: an owl:NegativePropertyAssertion is the denial `~p(s, o)`, a rule without body."""
+    table = "prp-npa2" if o.literal else "prp-npa1"
+    return Rule(f"{table}:{':'.join(ids)}", Atom(p, (s, o), negated=True), ())
 
 
 def disjoint_properties(p: str, q: str, p_id: str, q_id: str) -> list[Rule]:

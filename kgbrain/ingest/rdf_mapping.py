@@ -34,6 +34,8 @@ from kgbrain.ruleset import Atom, Const, Rule
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 KGB = "https://kgbrain.dev/vocab#"
 _FIRST, _REST, _NIL, _TYPE = RDF + "first", RDF + "rest", RDF + "nil", RDF + "type"
+_OWL = owl_rules.OWL
+_DIFFERENT_FROM = _OWL + "differentFrom"
 # Predicate names with a fixed meaning in the facts-file contract; an ontology's own property with such a
 # local name gets its prefix in front, so that exporting and re-loading the knowledge base keeps its meaning.
 RESERVED_PREDICATES = (
@@ -45,6 +47,8 @@ _PROPERTY_ROLES = frozenset(
 )
 # Roles whose statement may point at a class expression (a blank node) that OWL 2 RL turns into rules.
 _EXPRESSION_ROLES = frozenset({"IsA", "Equivalent", "DisjointWith", "IntersectionOf", "UnionOf", "ComplementOf"})
+# Roles of a class axiom whose subject may be a class expression (a blank node no named term points at).
+_SUBJECT_AXIOMS = frozenset({"IsA", "Equivalent", "DisjointWith"})
 _CAMEL_1 = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL_2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -248,6 +252,8 @@ class RdfMapper:
         namespace = split_iri(p)[0]
         if p in m.roles:
             return "role", m.roles[p]
+        if p == _DIFFERENT_FROM:
+            return "role", "DifferentFrom"
         if p in m.skip:
             return "skip", m.skip[p]
         if p in m.term_skip:
@@ -311,6 +317,11 @@ class RdfMapper:
         elif role == "SameAs":
             self._concept(s)
             self._concept(o)
+        elif role == "DifferentFrom":
+            out.relations.append((self._concept(s), owl_rules.DIFFERENT_FROM, self._concept(o)))
+        elif role == "ComplementOf":  # `A owl:complementOf B`, B named (cls-com); a blank B is _expression_axiom's
+            rules, _ = self._compiler.subclass(owl_rules.Named(s), owl_rules.Not(owl_rules.Named(o)), self._concept(s))
+            out.rules += rules
         elif role == "Type":
             out.mapped -= 1
             self._type(s, o)
@@ -350,6 +361,14 @@ class RdfMapper:
             rule = owl_rules.characteristic(m.property_types[o], s, self.concept_id(s))
             if rule is not None:
                 out.rules.append(rule)
+        elif o in owl_rules.RULE_CHARACTERISTICS:
+            out.mapped += 1
+            rule = owl_rules.characteristic(owl_rules.RULE_CHARACTERISTICS[o], s, self.concept_id(s))
+            out.rules.append(rule) if rule is not None else None
+        elif o == owl_rules.NOTHING:  # cls-nothing2: kept, and denied by a rule, so that it shows as a conflict
+            out.mapped += 1
+            out.relations.append((self._concept(s), "instance_of", self._concept(o)))
+            out.rules.append(owl_rules.nothing_rule(self._concept(o)))
         elif o in m.skip_types:
             self._skip(m.skip_types[o])
         elif o in m.expressions:
@@ -434,6 +453,8 @@ class RdfMapper:
     def _schema_is_a(self, anchor: str, role: str | None, expr: owl_rules.Expr) -> None:
         """The class hierarchy an intersection or union states (OWL 2 RL scm-int, scm-uni), as `is_a` facts.
 
+        `role` is the axiom's, or "Sub" for `C1 ⊔ ... ⊔ Cn ⊑ C` (the union on the sub-class side).
+
         The rules give members; the reasoner's hierarchy reads `is_a` facts, so without these `SpicyPizza ≡
         Pizza ⊓ ∃hasTopping.SpicyTopping` left "Is a spicy pizza a pizza?" undecided.
         """
@@ -443,7 +464,7 @@ class RdfMapper:
         ids = [c for c in map(self._concept, named) if c != anchor]
         if isinstance(expr, owl_rules.And) and role in ("Equivalent", "IsA", "IntersectionOf"):
             self._out.relations += [(anchor, "is_a", c) for c in ids]  # C ≡ C1 ⊓ ... ⊓ Cn: C ⊑ Ci
-        elif isinstance(expr, owl_rules.Or) and role in ("Equivalent", "UnionOf"):
+        elif isinstance(expr, owl_rules.Or) and role in ("Equivalent", "UnionOf", "Sub"):
             self._out.relations += [(c, "is_a", anchor) for c in ids]  # C ≡ C1 ⊔ ... ⊔ Cn: Ci ⊑ C
 
     def _blank_props(self, node: str) -> list[tuple[str, Term]]:
@@ -472,6 +493,8 @@ class RdfMapper:
             rules.append(owl_rules.CAX_SCO)
         if "disjoint_with" in fixed:
             rules += owl_rules.CAX_DW
+        if owl_rules.DIFFERENT_FROM in fixed:
+            rules.append(owl_rules.EQ_DIFF)
         origin = "owl2rl:" + Path(self.file).name
 
         def rename(a: Atom) -> Atom:
@@ -528,6 +551,8 @@ class RdfMapper:
             if self._consumed[self._blank_out[node][0]]:
                 continue
             types = [o for i in self._blank_out[node] for _, p, o in [self._triples[i]] if p == _TYPE]
+            if self._expression_subject(node) or self._individual_axiom(node, types):
+                continue
             if any(t in self.m.declares and self.m.declares[t] == "AllDisjointClasses" for t in types):
                 members = self._members(node)
                 if members is not None:
@@ -543,6 +568,66 @@ class RdfMapper:
         if leftover:  # blank nodes only reachable from each other (a cycle): nothing to map
             out.skipped["blank_node"] += 1
             out.skipped_triples += leftover
+
+    def _expression_subject(self, node: str) -> bool:
+        """A class expression as the subject of a class axiom: `[∃p.D] rdfs:subClassOf C` (cls-svf1),
+        `[A ⊓ B] rdfs:subClassOf C` (cls-int1), `[A ⊔ B] rdfs:subClassOf C` (cls-uni), `[p hasValue v]
+        rdfs:subClassOf C` (cls-hv2), or `[E] owl:equivalentClass C` written restriction-first: the same rules as
+        `C`'s side would give. Whether any rule came out (the node is then accounted for)."""
+        axioms = [(p, o) for p, o in self._blank_props(node) if self.m.roles.get(p) in _SUBJECT_AXIOMS]
+        named = [(p, o) for p, o in axioms if isinstance(o, str) and not o.startswith("_:")]
+        if not named:
+            return False
+        expr, compiler = self._reader.read(node), self._compiler
+        rules: list[Rule] = []
+        skipped: list[str] = []
+        for p, o in named:
+            role, anchor, target = self.m.roles[p], self._concept(o), owl_rules.Named(o)
+            if role == "DisjointWith":
+                found, lost = compiler.subclass(target, owl_rules.Not(expr), anchor)
+            else:
+                found, lost = compiler.subclass(expr, target, anchor)
+                if role == "Equivalent":
+                    back, back_lost = compiler.subclass(target, expr, anchor)
+                    found, lost = found + back, lost + back_lost
+                self._schema_is_a(anchor, "Sub" if role == "IsA" else role, expr)
+            rules += found
+            skipped += lost
+        out = self._out
+        if not rules:
+            return False
+        out.rules += rules
+        out.mapped += self._consume(node)
+        for kind in sorted(set(skipped)):
+            out.skipped["class_expression:" + kind] += 1
+        return True
+
+    def _individual_axiom(self, node: str, types: list[Term]) -> bool:
+        """owl:AllDifferent (eq-diff2/3: pairwise `different_from`) and owl:NegativePropertyAssertion (prp-npa1/2:
+        a denial); whether the node was one (it is then accounted for)."""
+        props = dict(self._blank_props(node))
+        out = self._out
+        if _OWL + "AllDifferent" in types:
+            listed = props.get(_OWL + "members", props.get(_OWL + "distinctMembers"))
+            items = self._list(listed) if isinstance(listed, str) else None
+            if items is None or not all(isinstance(x, str) and not x.startswith("_:") for x in items):
+                return False
+            # every pair, a pair merged by owl:sameAs too: `different_from(c, c)` is what eq-diff2/3 catch
+            members = [self._concept(x) for x in items if isinstance(x, str)]
+            pairs = {(min(a, b), max(a, b)) for k, a in enumerate(members) for b in members[k + 1 :]}
+            out.relations += [(a, owl_rules.DIFFERENT_FROM, b) for a, b in sorted(pairs)]
+        elif _OWL + "NegativePropertyAssertion" in types:
+            s, p = props.get(_OWL + "sourceIndividual"), props.get(_OWL + "assertionProperty")
+            o = props.get(_OWL + "targetIndividual", props.get(_OWL + "targetValue"))
+            if not (isinstance(s, str) and isinstance(p, str) and o is not None) or "_:" in (s[:2], p[:2]):
+                return False
+            target = self._const(o)
+            ids = (self._concept(s), self.concept_id(p), str(target.value))
+            out.rules.append(owl_rules.negative_assertion(p, Const(self._concept(s)), target, ids))
+        else:
+            return False
+        out.mapped += self._consume(node)
+        return True
 
     def _members(self, node: str) -> list[str] | None:
         """The named classes of an owl:AllDisjointClasses node's owl:members list, or None."""

@@ -28,8 +28,10 @@ import pyarrow.compute as pc
 
 from kgbrain.choices import ConflictType as ConflictType  # defined with the other choices a caller names
 from kgbrain.ingest.batch import COLUMNS, FactColumns, release_arrow_memory
+from kgbrain.ingest.owl_rules import INCONSISTENCY_RULES
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import get_trust
+from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row, facts_by_id
 from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
@@ -162,6 +164,8 @@ def classify(a: Fact, b: Fact, vocab: Vocabulary, trust: Mapping[str, float] | N
     if a.polarity != b.polarity:
         if claim_key(a, vocab) != claim_key(b, vocab):
             return None  # "X does not cause Y" is compatible with anything but "X causes Y"
+        if inconsistency_rule(a) or inconsistency_rule(b):
+            return ConflictType.INCONSISTENCY  # whatever the trust: the ontology rules both out together
         return ConflictType.SOURCE_CONFLICT if _gap(ta, tb) > TRUST_GAP else ConflictType.OPPOSITE_POLARITY
     if not a.polarity:
         return None  # two denials never conflict
@@ -191,6 +195,20 @@ def comparison_keys(fact: Fact, vocab: Vocabulary, opposite: Collection[str]) ->
     if fact.polarity and fact.object is not None and fact.predicate in opposite:
         keys.append(("pair", fact.subject, fact.object))
     return keys
+
+
+def inconsistency_rule(fact: Fact) -> str | None:
+    """The OWL 2 RL "false" rule that concluded `fact` (a denial), or None.
+
+    OWL 2 RL writes these rules with `false` as the head (tables 4-9: eq-diff1, prp-irp, prp-asyp, prp-pdw,
+    prp-npa1, cls-nothing2, cls-com, cls-maxc1, cax-dw, ...); ingest/owl_rules.py gives each the denial of one
+    of its premises as the head instead, so that its firing is a conflict between two facts, recorded with the
+    rule's id, and nothing is deleted.
+    """
+    if fact.polarity or not fact.source.startswith(DERIVED_SOURCE_PREFIX):
+        return None
+    rule = fact.source[len(DERIVED_SOURCE_PREFIX) :]
+    return rule if rule.split(":", 1)[0] in INCONSISTENCY_RULES else None
 
 
 def _groups(facts: Sequence[Fact], vocab: Vocabulary) -> Iterator[list[Fact]]:

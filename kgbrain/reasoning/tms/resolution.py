@@ -33,6 +33,7 @@ from kgbrain.reasoning.tms.contradictions import (
     Contradiction,
     PairwiseScan,
     detect_new,
+    inconsistency_rule,
     pairwise_conflicts,
     scan,
 )
@@ -55,6 +56,7 @@ PENALTY: dict[ConflictType, float] = {
     ConflictType.OPPOSITE_POLARITY: 0.15,
     ConflictType.CONFLICTING_VALUE: 0.10,
     ConflictType.RELATION_CONFLICT: 0.12,
+    ConflictType.INCONSISTENCY: 0.15,
 }
 # The weaker source of a value conflict loses this much trust (seed: "Слабый источник: trust -= 0.1").
 WEAK_SOURCE_PENALTY = 0.1
@@ -268,6 +270,8 @@ def plan(c: Contradiction, state: State, trust: dict[str, float], now: datetime)
         )
         event = Event(Strategy.SOURCE_TRUST, now, (change,))
         return Resolution(Strategy.SOURCE_TRUST, ConflictStatus.RESOLVED, winner.fact_id, event, text)
+    if c.type is ConflictType.INCONSISTENCY:
+        return _inconsistent(c, state, now)
     penalty = PENALTY[c.type]
     if c.type is ConflictType.CONFLICTING_VALUE:
         loser, winner = sorted(c.facts, key=lambda f: (c.trust_of(f), f.fact_id))
@@ -316,6 +320,21 @@ def plan(c: Contradiction, state: State, trust: dict[str, float], now: datetime)
             f"{describe(a)} per {_cite(a, c.trust_of(a))} and {describe(b)} per {_cite(b, c.trust_of(b))} use "
             f"predicates declared opposite; both lost {penalty} confidence; needs review."
         )
+    return Resolution(Strategy.DEFERRED, ConflictStatus.OPEN, None, Event(Strategy.DEFERRED, now, tuple(changes)), text)
+
+
+def _inconsistent(c: Contradiction, state: State, now: datetime) -> Resolution:
+    """An OWL 2 RL "false" rule fired: both facts lose confidence, none is deleted, a person decides."""
+    penalty = PENALTY[c.type]
+    changes = [_change(state, i, penalty=penalty) for i in c.doubted]
+    denial = next(f for f in c.facts if not f.polarity)
+    claim = next((f for f in c.facts if f.polarity), denial)
+    rule = inconsistency_rule(denial) or denial.source
+    text = (
+        f"OWL 2 RL rule {rule}: {describe(claim)} per {_cite(claim, c.trust_of(claim))} makes the knowledge base "
+        f"inconsistent (the rule concludes the opposite); both lost {penalty} confidence, nothing is deleted; "
+        "needs review."
+    )
     return Resolution(Strategy.DEFERRED, ConflictStatus.OPEN, None, Event(Strategy.DEFERRED, now, tuple(changes)), text)
 
 

@@ -551,15 +551,8 @@ class RdfMapper:
             if self._consumed[self._blank_out[node][0]]:
                 continue
             types = [o for i in self._blank_out[node] for _, p, o in [self._triples[i]] if p == _TYPE]
-            if self._expression_subject(node) or self._individual_axiom(node, types):
+            if self._expression_subject(node) or self._individual_axiom(node, types) or self._all_disjoint(node, types):
                 continue
-            if any(t in self.m.declares and self.m.declares[t] == "AllDisjointClasses" for t in types):
-                members = self._members(node)
-                if members is not None:
-                    ids = sorted({self._concept(x) for x in members})
-                    out.relations += [(a, "disjoint_with", b) for k, a in enumerate(ids) for b in ids[k + 1 :]]
-                    out.mapped += self._consume(node)
-                    continue
             kinds = [self.m.skip_types.get(t) or self.m.expressions.get(t) for t in types if isinstance(t, str)]
             kind = next((k for k in kinds if k), None) or self._construct_kind("", node)
             out.skipped[kind] += 1
@@ -568,6 +561,18 @@ class RdfMapper:
         if leftover:  # blank nodes only reachable from each other (a cycle): nothing to map
             out.skipped["blank_node"] += 1
             out.skipped_triples += leftover
+
+    def _all_disjoint(self, node: str, types: list[Term]) -> bool:
+        """owl:AllDisjointClasses: pairwise `disjoint_with`; whether the node was one (it is then accounted for)."""
+        if not any(t in self.m.declares and self.m.declares[t] == "AllDisjointClasses" for t in types):
+            return False
+        members = self._members(node)
+        if members is None:
+            return False
+        ids = sorted({self._concept(x) for x in members})
+        self._out.relations += [(a, "disjoint_with", b) for k, a in enumerate(ids) for b in ids[k + 1 :]]
+        self._out.mapped += self._consume(node)
+        return True
 
     def _expression_subject(self, node: str) -> bool:
         """A class expression as the subject of a class axiom: `[∃p.D] rdfs:subClassOf C` (cls-svf1),

@@ -139,6 +139,13 @@ class Max:
 
 
 @dataclass(frozen=True, slots=True)
+class OneOf:
+    """`{a1, ..., an}` (owl:oneOf of named individuals)."""
+
+    members: tuple[Const, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Not:
     inner: Expr
 
@@ -150,7 +157,7 @@ class Other:
     kind: str
 
 
-Expr = Named | And | Or | Some | All | HasValue | Max | Not | Other
+Expr = Named | And | Or | Some | All | HasValue | Max | OneOf | Not | Other
 
 
 class ExprReader:
@@ -190,7 +197,7 @@ class ExprReader:
         if OWL + "complementOf" in props:
             return Not(self.read(props[OWL + "complementOf"], depth + 1))
         if OWL + "oneOf" in props:
-            return Other("one_of")
+            return self._one_of(props[OWL + "oneOf"])
         on = props.get(OWL + "onProperty")
         if on is None:
             return Other("datatype" if OWL + "onDatatype" in props else "unknown")
@@ -217,6 +224,12 @@ class ExprReader:
                 return Other("cardinality")
             return Max(int(n[0]), prop, None if filler is None else self.read(filler, depth + 1))
         return Other("cardinality")
+
+    def _one_of(self, node: Term) -> Expr:
+        members = self._items(node)
+        if members is None or not all(isinstance(m, str) and not m.startswith("_:") for m in members):
+            return Other("one_of")
+        return OneOf(tuple(self._value(m) for m in members))
 
     def _items(self, node: Term) -> list[Term] | None:
         return self._list(node) if isinstance(node, str) else None
@@ -321,6 +334,8 @@ class Compiler:
             return "complement_subclass"
         if isinstance(e, Max):
             return "max_cardinality_subclass"
+        if isinstance(e, OneOf):
+            return "one_of_inside"
         return e.kind
 
     def heads(self, e: Expr, x: RuleTerm, fresh: _Fresh, table: str | None = None) -> tuple[list[_Head], list[str]]:
@@ -359,11 +374,27 @@ class Compiler:
             ], []
         if isinstance(e, Max):
             return self._max_heads(e, x, fresh)
+        if isinstance(e, OneOf):
+            return [], ["one_of_superclass"]
         if isinstance(e, Some):
             return [], ["some_values_superclass"]
         if isinstance(e, Or):
             return [], ["union_superclass"]
         return [], [e.kind]
+
+    def _members_of(self, sub: OneOf, sup: Expr, anchor: str) -> tuple[list[Rule], list[str]]:
+        """cls-oo: each listed individual is a member of `sup` (rules without body: facts the ontology implies)."""
+        rules: list[Rule] = []
+        skipped: list[str] = []
+        for member in sub.members:
+            heads, lost = self.heads(sup, member, _Fresh())
+            skipped += lost
+            for head in heads:
+                if head.extra or head.atom.variables():
+                    skipped.append("one_of_superclass")
+                    continue
+                rules.append(Rule(f"cls-oo:{anchor}:{member.value}", head.atom, ()))
+        return rules, skipped
 
     def _max_heads(self, e: Max, x: RuleTerm, fresh: _Fresh) -> tuple[list[_Head], list[str]]:
         """cls-maxc1 / cls-maxqc1 / cls-maxqc2: `≤ 0 p.D` denies every p edge (to a D); `≤ 1` is equality."""
@@ -381,6 +412,8 @@ class Compiler:
 
     def subclass(self, sub: Expr, sup: Expr, anchor: str) -> tuple[list[Rule], list[str]]:
         """The rules of `sub ⊑ sup`, named after the axiom's class `anchor`, and the kinds RL leaves out."""
+        if isinstance(sub, OneOf):
+            return self._members_of(sub, sup, anchor)
         fresh = _Fresh()
         x = fresh()
         bodies = self.body(sub, x, fresh)

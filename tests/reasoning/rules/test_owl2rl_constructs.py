@@ -31,7 +31,6 @@ GAPS = {
     "cls-maxqc4": _EQUALITY,
     "eq-trans": _EQUALITY + " (a sameAs merge happens within one file; its data came in the second file)",
     "eq-rep-p": "owl:sameAs between two properties (eq-rep-p) is not read as their equivalence",
-    "cls-oo": "owl:oneOf (cls-oo) is not built",
     "scm-svf1": "an anonymous restriction is not a class of its own (scm-svf1 relates two of them)",
     "scm-svf2": "an anonymous restriction is not a class of its own (scm-svf2 relates two of them)",
     "scm-avf1": "an anonymous restriction is not a class of its own (scm-avf1 relates two of them)",

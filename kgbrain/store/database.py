@@ -110,7 +110,7 @@ class Database:
         try:
             self._open_engine(path)
         except StoreError as exc:
-            if not (self.read_only and path is not None and "replay" in str(exc)):
+            if not (self.read_only and path is not None and engine.needs_replay(exc)):
                 raise
             self._replay_killed_write(path)
             self._open_engine(path)

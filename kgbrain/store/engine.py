@@ -1,40 +1,90 @@
-"""The engine adapter: every call into Kùzu goes through here (replacing the engine means replacing this module).
+"""The engine adapter: every call into the graph engine goes through here (replacing it means replacing this module).
 
-Traps of the engine itself (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
-- every engine error is a bare RuntimeError("<Stage> exception: ..."), translated to StoreError once, here;
+The engine is LadybugDB 0.22.0 by default, or Kùzu 0.11.3 with `KGBRAIN_BACKEND=kuzu` (engine_package.py); both
+have the same Python API. Traps of the engines (kuzu 0.11.3 in shared/research/kuzu_probe.md, ladybug 0.22.0 in
+ladybug_probe.md; "both" = still holds on ladybug):
+- every engine error is a bare RuntimeError("<Stage> exception: ..."), translated to StoreError once, here (both);
 - planning a statement costs about as much as running a key-bound one (~0.7 ms), so a session keeps its
   prepared statements; one that fails to prepare runs as text (and fails with the same error);
 - a statement prepared outside a transaction ended a transaction it later ran in, and a reused generated rule
-  statement lost a parameter, so only named queries outside a transaction are prepared (`prepared=True`).
+  statement lost a parameter, so only named queries outside a transaction are prepared (`prepared=True`);
+- ladybug: while a PreparedStatement object lives, `Database.close()` neither checkpoints nor releases the file
+  (the working copy then lacked the log's data), so a session drops its statements before its connection closes;
+- ladybug: with `auto_checkpoint` off, a committed COPY is written to neither the log nor the file (lost on a
+  kill; a transaction that CREATEs nodes and COPYs rels comes back torn), so databases open with it on and `copy`
+  refuses to run while it is off;
+- ladybug: a read-only open of a file whose checkpoint was killed is refused ("recovery is pending") until a
+  read-write open recovers it (`needs_replay` recognises both engines' messages);
+- ladybug: its Python binding defaults `throw_on_wal_replay_failure=True`, the C++ one to False. It is set True
+  explicitly: a log that cannot be replayed fails the open with a message naming the file, instead of silently
+  dropping committed transactions. kgbrain's all-or-nothing writes only ever swap in a closed, checkpointed
+  copy, so a log beside the main file comes only from a server's in-place writes killed mid-way.
 """
 
 from __future__ import annotations
 
-import importlib.util  # noqa: F401  kuzu 0.11.3 uses importlib.util without importing it
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import QueryError, StoreError
-from kgbrain.store.kuzu_package import PreparedStatement, kuzu
+from kgbrain.store import engine_package
 
 Row = dict[str, Any]
 
 PREPARED_STATEMENTS = 1_000  # per session
 
 
+# What the engines say when a read-only open meets a killed writer's log (kuzu) or checkpoint (ladybug).
+_REPLAY_NEEDED = ("replay", "recovery is pending")
+
+
+def backend() -> str:
+    """The engine this process runs on ("ladybug" or "kuzu").
+
+    Raises:
+        InputError: KGBRAIN_BACKEND names no engine.
+    """
+    return engine_package.backend_name()
+
+
+def _database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) -> Any:
+    package = engine_package.load()
+    options: dict[str, Any] = {
+        "buffer_pool_size": buffer_pool_mb * 2**20,
+        "read_only": read_only,
+        "auto_checkpoint": True,  # never off: see the COPY trap above
+    }
+    if engine_package.backend_name() == "ladybug":
+        options["throw_on_wal_replay_failure"] = True
+    return package.Database(str(path) if path is not None else ":memory:", **options)
+
+
 def open_database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) -> Any:
     """The engine's database on `path` (None: in memory), its buffer pool capped at `buffer_pool_mb`.
 
     Raises:
-        StoreError: the engine could not open it (the message holds "replay" when a killed writer left its log).
+        StoreError: the engine could not open it (`needs_replay` tells a killed writer's leftovers).
     """
     try:
-        return kuzu.Database(
-            str(path) if path is not None else ":memory:", buffer_pool_size=buffer_pool_mb * 2**20, read_only=read_only
-        )
+        return _database(path, buffer_pool_mb=buffer_pool_mb, read_only=read_only)
     except RuntimeError as exc:
-        raise StoreError(f"cannot open database {str(path)!r}: {exc}") from exc
+        raise StoreError(f"cannot open database {str(path)!r}: {exc}{_wal_hint(path, exc)}") from exc
+
+
+def _wal_hint(path: Path | None, exc: RuntimeError) -> str:
+    text = str(exc).lower()
+    if path is None or "wal" not in text or not any(w in text for w in ("replay", "corrupt", "checksum")):
+        return ""
+    return (
+        f"; the write-ahead log {str(path) + '.wal'!r} of a write that was cut short cannot be replayed: move it "
+        "aside to open the database without the transactions it holds"
+    )
+
+
+def needs_replay(error: StoreError) -> bool:
+    """`open_database` failed read-only because a killed writer left a log or checkpoint to recover."""
+    return any(marker in str(error) for marker in _REPLAY_NEEDED)
 
 
 def replay_log(path: Path, *, buffer_pool_mb: int) -> None:
@@ -43,7 +93,7 @@ def replay_log(path: Path, *, buffer_pool_mb: int) -> None:
     Raises:
         RuntimeError: the engine could not (the caller says why in its own words).
     """
-    kuzu.Database(str(path), buffer_pool_size=buffer_pool_mb * 2**20).close()
+    _database(path, buffer_pool_mb=buffer_pool_mb, read_only=False).close()
 
 
 def close_database(handle: Any) -> None:
@@ -72,16 +122,17 @@ class Session:
         """
         self.close()
         try:
-            self._conn = kuzu.Connection(handle)
+            self._conn = engine_package.load().Connection(handle)
         except RuntimeError as exc:
             raise StoreError(f"cannot open database {str(where)!r}: {exc}") from exc
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection (idempotent), its prepared statements first (ladybug keeps a database with a live
+        statement open through `close`)."""
+        self._prepared = {}
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-        self._prepared = {}
 
     def execute(self, text: str, params: dict[str, Any], *, what: str, prepared: bool = False) -> Any:
         """Run one statement and return the engine's result (the caller closes it, or uses the methods below).
@@ -162,6 +213,20 @@ class Session:
         finally:
             result.close()
 
+    def copy(self, table: str, rows: Any, *, what: str) -> None:
+        """COPY a pyarrow Table into `table` (inside the caller's transaction).
+
+        Raises:
+            StoreError: checkpoints are off (ladybug would then lose the COPY on a kill), or the COPY failed.
+        """
+        setting = str(self.first_value("CALL current_setting('auto_checkpoint') RETURN *", what=what))
+        if setting.lower() != "true":
+            raise StoreError(
+                f"{what} refused: auto_checkpoint is off, and the engine does not make a COPY durable then; "
+                "turn it back on (CALL auto_checkpoint=true)"
+            )
+        self.run(f"COPY {table} FROM $rows", {"rows": rows}, what=what)
+
     def rollback(self) -> None:
         """Roll the open transaction back (one a failed statement already rolled back is fine).
 
@@ -173,14 +238,14 @@ class Session:
             for r in result if isinstance(result, list) else [result]:
                 r.close()
         except RuntimeError as exc:
-            # A failed statement already made Kùzu roll the transaction back by itself.
+            # A failed statement already made the engine roll the transaction back by itself.
             if "No active transaction" not in str(exc):
                 raise StoreError(f"ROLLBACK failed: {exc}") from exc
 
     def _statement(self, text: str) -> Any:
         statement = self._prepared.get(text)
         if statement is None:
-            statement = PreparedStatement(self._conn, text)
+            statement = engine_package.load().PreparedStatement(self._conn, text)
             if not statement.is_success():
                 return text
             if len(self._prepared) < PREPARED_STATEMENTS:

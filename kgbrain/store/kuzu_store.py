@@ -394,7 +394,7 @@ class KuzuStore:
         with self.transaction():
             if table in schema.REL_TABLES:
                 self._recorder.rows(table, rows)
-            self._session.run(f"COPY {table} FROM $rows", {"rows": rows}, what=f"COPY into {table}")
+            self._session.copy(table, rows, what=f"COPY into {table}")
 
     def append_rels(self, table: str, rows: Any) -> None:
         """Append relationships (a pyarrow Table: `from`, `to`, then the table's properties) safely.

@@ -17,6 +17,7 @@ from kgbrain.knowledge import Fact
 from kgbrain.resources import resource_dir
 from kgbrain.ruleset import Program
 from kgbrain.store import KuzuStore
+from kgbrain.store import engine as store_engine
 from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
@@ -51,6 +52,9 @@ if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `thin
     from kgbrain.config import Config
     from kgbrain.output.answer_check import AnswerReport
     from kgbrain.output.pipeline import BrainOutput, Cognition
+
+if TYPE_CHECKING:
+    from kgbrain.store.engine_migration import MigrationReport
 
 if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
     from collections.abc import Iterable
@@ -829,6 +833,18 @@ def _spark_spec(engine: str, master: str | None) -> SparkSpec | None:
     return SparkSpec(master or DEFAULT_MASTER)
 
 
+def migrate(old: Path, new: Path, *, on_step: Callable[[str], None] | None = None) -> MigrationReport:
+    """Copy the knowledge base `old`, written by Kùzu, into a new Ladybug file `new` (`kgbrain migrate`).
+
+    Raises:
+        InputError: `old` is missing or `new` exists.
+        StoreError: Kùzu is not installed, `old` is no Kùzu knowledge base, or a step failed (no `new` then).
+    """
+    from kgbrain.store.engine_migration import migrate_from_kuzu
+
+    return migrate_from_kuzu(old, new, on_step=on_step)
+
+
 def demo_files() -> list[Path]:
     """The bundled demo knowledge base files."""
     return sorted(resource_dir("data/demo").glob("*.jsonl"))
@@ -844,6 +860,8 @@ def demo_path() -> Path:
     digest.update(f"schema {latest_version()}".encode())
     # Built with a write counter, so its persisted indexes are found by it (a read-only open cannot add one).
     digest.update(b"write counter")
+    # The engines cannot open each other's files (KGBRAIN_BACKEND), so each has its own demo.
+    digest.update(f"engine {store_engine.backend()}".encode())
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kgbrain"
     path = cache / f"demo-{digest.hexdigest()}.kuzu"
     if not path.exists():

@@ -244,6 +244,23 @@ def facts(session: Session, concept: str, as_json: bool) -> None:
 
 
 @cli.command()
+@click.argument("old", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
+def migrate(old: Path, new: Path) -> None:
+    """Copy a knowledge base written by Kùzu (kgbrain before schema 5) into a new Ladybug file NEW.
+
+    OLD is left as it was; NEW appears only when every table arrived whole. Needs `pip install 'kgbrain[kuzu]'`.
+    """
+    from kgbrain.api import migrate as migrate_database
+
+    report = migrate_database(old, new, on_step=lambda step: click.echo(step, err=True))
+    rows = sum(report.rows.values())
+    click.echo(
+        f"Migrated {old} to {new}: {rows} rows in {len(report.rows)} tables, schema version {report.schema_version}."
+    )
+
+
+@cli.command()
 @click.option(
     "-o",
     "--output",

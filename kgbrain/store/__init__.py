@@ -1,4 +1,4 @@
-"""The store layer: the only code that imports kuzu (engine.py holds every call into it).
+"""The store layer: the only code that imports the graph engine (ladybug or kuzu; engine.py holds every call).
 
 database.py (file, lock, engine handle, working copy) and migrations.py (schema) are the database;
 kuzu_store.py (`KuzuStore`) is a connection on it; delta.py records what writes did to the facts;

@@ -4,7 +4,8 @@ Connections (`KuzuStore`) run queries on it; the database owns what they share (
 separates `Database` and `Connection`):
 - the buffer pool defaults to 80% of RAM, so it is capped;
 - a second writer is refused by the engine instead of waiting, so a file lock (lock.py) serialises processes;
-- a killed writer leaves a log beside the file that a read-only open refuses to replay, so a reader replays it;
+- a killed writer leaves a log beside the file that a read-only open refuses to replay (kuzu; ladybug: a killed
+  checkpoint's shadow pages, "recovery is pending"), so a reader replays it;
 - the engine's own recovery loses data when a big transaction is killed while it commits, so an all-or-nothing
   write goes to a working copy that replaces the file when it completes (`working_copy`).
 """
@@ -119,7 +120,8 @@ class Database:
         """Replay the log a killed writer left beside the file, which Kùzu refuses to do read-only.
 
         Kùzu writes a log and shadow pages even while it opens a database read-write; a writer killed then leaves
-        them, and every read-only open fails until a read-write open replays them. A reader holding the shared lock
+        them, and every read-only open fails until a read-write open replays them. Ladybug writes none as it
+        opens, but a checkpoint killed half-way leaves its shadow pages, with the same refusal. A reader holding the shared lock
         knows no writer is running, so it takes the writer's lock, opens the file read-write once, and reads on.
 
         Raises:

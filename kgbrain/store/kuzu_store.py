@@ -9,19 +9,25 @@ The store is three parts, as Kùzu's own Python API separates `Database` and `Co
 - delta.py: what writes did to the facts, recorded for a server's reader.
 Every call into the engine is in engine.py (the only module that uses kuzu).
 
-Traps handled here (measured on kuzu 0.11.3, see shared/research/kuzu_probe.md):
-- a missing `$param` silently binds to NULL, so `run` checks parameters against the query text;
-- a failing statement inside an explicit transaction rolls the transaction back by itself;
+Traps handled here, found on kuzu 0.11.3 (shared/research/kuzu_probe.md) and re-checked on ladybug 0.22.0
+(ladybug_probe.md §5 and issue #25's note); the guards stay while the Kùzu backend does:
+- a missing `$param` silently binds to NULL (both engines), so `run` checks parameters against the query text;
+- a failing statement inside an explicit transaction rolls the transaction back by itself (both);
 - a COPY that fails on a duplicate primary key can leave the primary-key index unusable for the rest
-  of the session, so callers must de-duplicate before `copy` (the loaders do);
+  of the session (kuzu; not reproduced on ladybug), so callers must de-duplicate before `copy` (the loaders do);
 - rolling back a transaction that COPYed into a non-empty relationship table wipes that table's
-  existing relationships, permanently. So `append_rels` COPYs only into empty relationship tables and
-  otherwise appends with LOAD FROM + CREATE, which rolls back cleanly (measured: 100k rows in 0.6 s);
+  existing relationships, permanently (kuzu; ladybug rolls back cleanly). So `append_rels` COPYs only into empty
+  relationship tables (or a working copy) and otherwise appends with LOAD FROM + CREATE, which rolls back cleanly;
 - a label-free `()-[r]->()` scan in a transaction that has just appended to NAMES segfaults (on a
-  reopened on-disk database), so fact queries anchor the subject: `(:Concept)-[r]->()`;
-- a NULL parameter used as a list (`IN $x`, `list_contains($x, ...)`) segfaults, so `run` refuses it;
+  reopened on-disk database), and repeats a new relationship once per table (kuzu; fixed in ladybug), so fact
+  queries anchor the subject: `(:Concept)-[r]->()`, and queries inside a write de-duplicate;
+- a NULL parameter used as a list (`IN $x`, `list_contains($x, ...)`) segfaults (kuzu; ladybug treats it as
+  empty), so `run` refuses it;
 - after a ROLLBACK that updated rows, updating them again can fail ("Write-write conflict of updating the same
-  row") or segfault, so the write counter is never updated inside a transaction that may roll back.
+  row") or segfault (kuzu; not reproduced on ladybug), so the write counter is never updated inside a
+  transaction that may roll back.
+Still true on both: `recursive_pattern_semantic='TRAIL'` has no effect (use SHORTEST forms), var-length bounds
+cannot be parameters, every engine error is a bare RuntimeError, `id IN $list` scans where `{id: $id}` looks up.
 
 Every write transaction also bumps a write counter in Meta (`write_counter`: count and a random token), so
 caches built from the data (the reasoning mirror, the term index) are keyed by it instead of a scan.

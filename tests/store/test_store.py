@@ -1,4 +1,5 @@
-"""The store contract on the real engine (ladybug, or kuzu with KGBRAIN_BACKEND=kuzu): named queries, parameters, transactions, schema versions, locking."""
+"""The store contract on the real engine (ladybug; kuzu with KGBRAIN_BACKEND=kuzu): named queries, parameters,
+transactions, schema versions, locking."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from kgbrain.api import Brain
 from kgbrain.cli import cli
-from kgbrain.store import KuzuStore
+from kgbrain.store import KuzuStore, engine, engine_package
 from tests.conftest import write_jsonl
 
 BASE = [
@@ -392,11 +392,10 @@ def test_read_commands_never_create_a_kb(tmp_path: Path, command: list[str]) -> 
 
 
 def test_a_foreign_kuzu_database_is_left_alone(tmp_path: Path) -> None:
-    import kuzu
-
+    package = engine_package.load()  # the engine this process runs on (both cannot share a process)
     db = tmp_path / "other.kuzu"
-    database = kuzu.Database(str(db))
-    conn = kuzu.Connection(database)
+    database = package.Database(str(db))
+    conn = package.Connection(database)
     conn.execute("CREATE NODE TABLE Person(name STRING, PRIMARY KEY(name))")
     conn.close()
     database.close()
@@ -404,11 +403,12 @@ def test_a_foreign_kuzu_database_is_left_alone(tmp_path: Path) -> None:
         code, _, err = run(db, *command)
         assert code == 1
         assert one_error(err) == (
-            f"Error: database '{db}' is a Kùzu database but not a kgbrain knowledge base (it has tables Person); "
+            f"Error: database '{db}' is a {engine.display_name()} database but not a kgbrain knowledge base "
+            "(it has tables Person); "
             "use another path"
         )
-    database = kuzu.Database(str(db), read_only=True)
-    conn = kuzu.Connection(database)
+    database = package.Database(str(db), read_only=True)
+    conn = package.Connection(database)
     tables = conn.execute("CALL show_tables() RETURN name").get_all()
     assert tables == [["Person"]]
     conn.close()

@@ -121,8 +121,9 @@ class Database:
 
         Kùzu writes a log and shadow pages even while it opens a database read-write; a writer killed then leaves
         them, and every read-only open fails until a read-write open replays them. Ladybug writes none as it
-        opens, but a checkpoint killed half-way leaves its shadow pages, with the same refusal. A reader holding the shared lock
-        knows no writer is running, so it takes the writer's lock, opens the file read-write once, and reads on.
+        opens, but a checkpoint killed half-way leaves its shadow pages, with the same refusal. A reader holding
+        the shared lock knows no writer is running, so it takes the writer's lock, opens the file read-write once,
+        and reads on.
 
         Raises:
             StoreError: the log cannot be replayed here (read-only media, or a writer kept the lock).

@@ -48,6 +48,11 @@ def backend() -> str:
     return engine_package.backend_name()
 
 
+def display_name() -> str:
+    """The engine's name for messages ("Ladybug" or "Kùzu")."""
+    return {"ladybug": "Ladybug", "kuzu": "Kùzu"}[engine_package.backend_name()]
+
+
 def _database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) -> Any:
     package = engine_package.load()
     options: dict[str, Any] = {

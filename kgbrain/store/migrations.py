@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kgbrain.errors import SchemaVersionError, StoreError
-from kgbrain.store import schema
+from kgbrain.store import engine, schema
 
 Row = dict[str, Any]
 
@@ -84,9 +84,9 @@ def ensure_schema(conn: SchemaConnection) -> int:
 
 
 def _create(conn: SchemaConnection, tables: set[str]) -> int:
-    if tables:  # someone else's Kùzu database: never add our tables to it
+    if tables:  # someone else's database: never add our tables to it
         raise StoreError(
-            f"database {str(conn.path)!r} is a Kùzu database but not a kgbrain knowledge base "
+            f"database {str(conn.path)!r} is a {engine.display_name()} database but not a kgbrain knowledge base "
             f"(it has tables {', '.join(sorted(tables)[:5])}); use another path"
         )
     if conn.read_only:

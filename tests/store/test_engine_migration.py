@@ -75,11 +75,14 @@ def test_a_kuzu_knowledge_base_migrates_to_ladybug_unchanged(
     assert old.read_bytes() == before  # OLD left as it was
     assert _kgbrain("ladybug", "--db", str(new), "export").stdout == export
     after = json.loads(_kgbrain("ladybug", "--db", str(new), "stats", "--json").stdout)
-    assert after == stats and after["schema_version"] == 5  # migrated from 4 as it opened
-    assert not list(tmp_path.glob("*.migrating*")) and not list(tmp_path.glob(".kgbrain-migrate-*"))
+    assert after == stats
+    assert after["schema_version"] == 5
+    assert not list(tmp_path.glob("*.migrating*"))
+    assert not list(tmp_path.glob(".kgbrain-migrate-*"))
     # And the new file is a Ladybug one: Kùzu cannot read it.
     refused = _kgbrain("kuzu", "--db", str(new), "stats", check=False)
-    assert refused.returncode == 1 and "not a valid" in refused.stderr
+    assert refused.returncode == 1
+    assert "not a valid" in refused.stderr
 
 
 def test_migrate_refuses_to_overwrite_and_to_migrate_twice(
@@ -89,12 +92,14 @@ def test_migrate_refuses_to_overwrite_and_to_migrate_twice(
     taken = tmp_path / "taken.kuzu"
     taken.write_bytes(b"keep me")
     done = _kgbrain("ladybug", "migrate", str(old), str(taken), check=False)
-    assert done.returncode == 2 and "exists; give `kgbrain migrate` a new file" in done.stderr
+    assert done.returncode == 2
+    assert "exists; give `kgbrain migrate` a new file" in done.stderr
     assert taken.read_bytes() == b"keep me"
     new = tmp_path / "new.kuzu"
     _kgbrain("ladybug", "migrate", str(old), str(new))
     again = _kgbrain("ladybug", "migrate", str(new), str(tmp_path / "again.kuzu"), check=False)
-    assert again.returncode == 2 and "is a Ladybug database already" in again.stderr
+    assert again.returncode == 2
+    assert "is a Ladybug database already" in again.stderr
     assert not (tmp_path / "again.kuzu").exists()
 
 

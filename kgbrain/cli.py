@@ -247,7 +247,7 @@ def facts(session: Session, concept: str, as_json: bool) -> None:
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
 def migrate(old: Path, new: Path) -> None:
-    """Copy a knowledge base written by Kùzu (kgbrain before schema 5) into a new Ladybug file NEW.
+    """Copy a knowledge base written by Kùzu (kgbrain before schema 6) into a new Ladybug file NEW.
 
     OLD is left as it was; NEW appears only when every table arrived whole. Needs `pip install 'kgbrain[kuzu]'`.
     """

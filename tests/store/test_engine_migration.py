@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from kgbrain.api import demo_files
+from kgbrain.store.schema import latest_version
 from tests.conftest import write_jsonl
 
 
@@ -29,14 +30,14 @@ def _kgbrain(backend: str, *args: str, check: bool = True) -> subprocess.Complet
     return done
 
 
-# What a kgbrain from before the switch left: schema version 4, no storage_format row.
+# What a kgbrain from before the switch left: schema version 5, no storage_format row.
 _AS_BEFORE_THE_SWITCH = textwrap.dedent(
     """
     import sys
     import kuzu
     db = kuzu.Database(sys.argv[1])
     conn = kuzu.Connection(db)
-    conn.execute("MATCH (m:Meta {key: 'schema_version'}) SET m.value = '4'")
+    conn.execute("MATCH (m:Meta {key: 'schema_version'}) SET m.value = '5'")
     conn.execute("MATCH (m:Meta {key: 'storage_format'}) DELETE m")
     conn.close()
     db.close()
@@ -71,12 +72,12 @@ def test_a_kuzu_knowledge_base_migrates_to_ladybug_unchanged(
     before = old.read_bytes()
     new = tmp_path / "new.kuzu"
     done = _kgbrain("ladybug", "migrate", str(old), str(new))
-    assert "schema version 5" in done.stdout
+    assert f"schema version {latest_version()}" in done.stdout
     assert old.read_bytes() == before  # OLD left as it was
     assert _kgbrain("ladybug", "--db", str(new), "export").stdout == export
     after = json.loads(_kgbrain("ladybug", "--db", str(new), "stats", "--json").stdout)
     assert after == stats
-    assert after["schema_version"] == 5
+    assert after["schema_version"] == latest_version()  # migrated from 5 as it opened
     assert not list(tmp_path.glob("*.migrating*"))
     assert not list(tmp_path.glob(".kgbrain-migrate-*"))
     # And the new file is a Ladybug one: Kùzu cannot read it.

@@ -130,5 +130,5 @@ def test_a_served_database_is_refused_at_once_with_the_servers_address(tmp_path:
     db = tmp_path / "kb.kuzu"
     with KuzuStore(db) as store:
         store.announce("http://127.0.0.1:9999")
-        with pytest.raises(DatabaseLocked, match=r"served by `kgbrain serve` at http://127.0.0.1:9999"):
+        with pytest.raises(DatabaseLocked, match=r"is served by http://127.0.0.1:9999"):
             FileLock(db, shared=True, timeout_s=3600).acquire()

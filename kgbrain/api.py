@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # verification is imported where it is used: most commands ne
     from kgbrain.output.verdicts import VerifyProgress, VerifySummary
     from kgbrain.output.verify_runs import SparkRun
     from kgbrain.reasoning.answering.verify import CheckerOpener, ConflictNote, Verdict, VerifyOptions
+    from kgbrain.reasoning.rules.derivations import RunReport
     from kgbrain.scale.session import SparkSpec
 
 if TYPE_CHECKING:  # queries with variables load the rule executor on first use
@@ -729,6 +730,29 @@ class Brain:
         from kgbrain.reasoning.rules.rulebase import stored_program
 
         return stored_program(self.store)
+
+    def materialise(self, *, engine: str = "embedded", master: str | None = None) -> RunReport:
+        """Run the stored rules to their fixpoint and store what they derive that is not stored yet (a load does
+        this itself; after an interrupted one, this completes it). `engine="spark"` evaluates the joins on Spark
+        (`master`, default local[*]) and stores the same facts and derivation records; strict rules only.
+
+        Raises:
+            InputError: an unknown engine, Spark without pyspark, or (NotOnEngine) defeasible rules on Spark.
+            StoreError: the store failed.
+            EngineError: Spark failed.
+        """
+        spec = _spark_spec(engine, master)
+        if spec is None:
+            from kgbrain.reasoning.rules.materialisation import materialise
+            from kgbrain.reasoning.rules.rulebase import stored_program
+
+            report = materialise(self.store, stored_program(self.store))
+        else:
+            from kgbrain.scale.materialise import materialise_on_spark
+
+            report = materialise_on_spark(self.store, spec)
+        self.changed()
+        return report
 
     def scan_conflicts(self, *, engine: str = "embedded", master: str | None = None) -> truth.ScanResult:
         """Detect conflicts over the whole knowledge base and record the new ones; `engine="spark"` compares the

@@ -461,6 +461,21 @@ def _scan_line(result: ScanResult) -> str:
     return f"{result.found} conflicts in the knowledge base, {len(result.recorded)} newly recorded."
 
 
+@cli.command()
+@engine_options
+@pass_session
+def materialise(session: Session, engine: str, master: str | None) -> None:
+    """Run the stored rules to their fixpoint and store what they derive that is not stored yet.
+
+    A load runs them already; this completes an interrupted run, or runs the joins on Spark (--engine spark: strict,
+    stratified rules; the same facts and derivation records as the embedded engine).
+    """
+    report = session.brain(write=True).materialise(engine=engine, master=master)
+    click.echo(
+        f"{report.derived:,} facts and {report.derivations:,} derivations added in {report.iterations} round(s)."
+    )
+
+
 @cli.command("check-conflicts")
 @engine_options
 @pass_session

@@ -71,7 +71,8 @@ def _settings(spec: SparkSpec) -> dict[str, str]:
 
 @contextmanager
 def spark_session(spec: SparkSpec) -> Iterator[Any]:
-    """A SparkSession for `spec`, stopped (with its JVM's executors) when the block ends.
+    """A SparkSession for `spec`, stopped (with its JVM's executors) when the block ends; when this thread has an
+    active session already, that one (left running).
 
     Raises:
         InputError: pyspark or Java is missing.
@@ -86,6 +87,10 @@ def spark_session(spec: SparkSpec) -> Iterator[Any]:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     # The RDD API starts executors' Python from this variable (not from spark.pyspark.python).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    running = SparkSession.getActiveSession()
+    if running is not None:  # a caller's session (a test's, a notebook's): used as it is, and left running
+        yield running
+        return
     builder = SparkSession.builder.master(spec.master).appName(spec.app_name)
     for key, value in _settings(spec).items():
         builder = builder.config(key, value)

@@ -169,6 +169,27 @@ class _Bindings:
         return _Bindings({v: c[index] for v, c in self.columns.items()}, [p[index] for p in self.premises], len(index))
 
 
+def empty_bindings(positive: Sequence[Atom]) -> _Bindings:
+    """No match: an empty column per variable and per atom."""
+    empty = np.empty(0, dtype=np.int64)
+    return _Bindings({v: empty for lit in positive for v in lit.variables()}, [empty] * len(positive), 0)
+
+
+def join_order(positive: Sequence[Atom], first: int) -> list[int]:
+    """The order the positive atoms are joined in: `first`, then always the atom sharing most bound variables."""
+    order = [first] if positive else []
+    done = set(order)
+    while len(order) < len(positive):
+        bound = set().union(*(positive[k].variables() for k in order)) if order else set()
+        pick = max(
+            (k for k in range(len(positive)) if k not in done),
+            key=lambda k: (len(positive[k].variables() & bound), -len(positive[k].variables())),
+        )
+        order.append(pick)
+        done.add(pick)
+    return order
+
+
 def stratify(rules: Sequence[Rule]) -> list[list[Rule]]:
     """Rules grouped into strata so that every naf atom refers to relations finished in an earlier stratum.
 
@@ -525,23 +546,7 @@ class Closure:
     def _body(self, body: Sequence[Atom | Comparison], ranges: Sequence[tuple[int, int]], first: int = 0) -> _Bindings:
         """Join the positive atoms (atom k over tuple range ranges[k], starting with atom `first`), then filter."""
         positive = [lit for lit in body if isinstance(lit, Atom) and not lit.naf]
-        b = _Bindings({}, [], 1)
-        order = [first] if positive else []
-        done = set(order)
-        while len(order) < len(positive):
-            bound = set().union(*(positive[k].variables() for k in order)) if order else set()
-            pick = max(
-                (k for k in range(len(positive)) if k not in done),
-                key=lambda k: (len(positive[k].variables() & bound), -len(positive[k].variables())),
-            )
-            order.append(pick)
-            done.add(pick)
-        for k in order:
-            b = self._extend(b, positive[k], *ranges[k])
-            if not b.rows:
-                empty = np.empty(0, dtype=np.int64)
-                return _Bindings({v: empty for lit in positive for v in lit.variables()}, [empty] * len(positive), 0)
-        b.premises = [b.premises[order.index(k)] for k in range(len(positive))]
+        b = self._positive(positive, ranges, join_order(positive, first))
         for lit in body:
             if not b.rows:
                 break
@@ -549,6 +554,21 @@ class Closure:
                 b = self._compare(b, lit)
             elif lit.naf:
                 b = self._exclude(b, lit)
+        return b
+
+    def _positive(self, positive: Sequence[Atom], ranges: Sequence[tuple[int, int]], order: list[int]) -> _Bindings:
+        """The matches of the positive atoms, joined in `order`, premises in body order.
+
+        Rows come lexicographically ordered by each atom's position in its tuple list (`_sources` order, then tuple
+        id), atoms taken in `order`: what the derived facts' weights (first firing wins) depend on, and what
+        another evaluation of the joins (kgbrain/scale) reproduces.
+        """
+        b = _Bindings({}, [], 1)
+        for k in order:
+            b = self._extend(b, positive[k], *ranges[k])
+            if not b.rows:
+                return empty_bindings(positive)
+        b.premises = [b.premises[order.index(k)] for k in range(len(positive))]
         return b
 
     # -- evaluation -------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -123,14 +123,20 @@ class Consequences:
     blocked: int = 0
 
 
+# Makes the closure a run evaluates in: the executor's own, or one whose joins run elsewhere (kgbrain/scale).
+ClosureMaker = Callable[[list[FactRow]], Closure]
+
+
 class _Run:
     """One evaluation of a program over the stored facts, in memory."""
 
-    def __init__(self, store: GraphStore, program: Program, stored: StoredFacts) -> None:
+    def __init__(
+        self, store: GraphStore, program: Program, stored: StoredFacts, closure: ClosureMaker = Closure
+    ) -> None:
         self.store = store
         self.program = program
         self.stored = stored
-        self.closure = Closure(stored.active)
+        self.closure = closure(stored.active)
         self.closure.register(program.rules)
         self.rids: dict[str, int] = {}
         for rule in program.rules:
@@ -328,15 +334,18 @@ class _Run:
         return Fact(subject, predicate, value=literal, **common)
 
 
-def evaluate_stored(store: GraphStore, program: Program) -> tuple[StoredFacts, Consequences]:
-    """The program's closure over the stored active facts, as fact rows and derivation rows (nothing written).
+def evaluate_stored(
+    store: GraphStore, program: Program, closure: ClosureMaker = Closure
+) -> tuple[StoredFacts, Consequences]:
+    """The program's closure over the stored active facts, as fact rows and derivation rows (nothing written);
+    `closure` makes the closure the joins run in.
 
     Raises:
         InputError: the program cannot be stratified.
         StoreError: the store failed.
     """
     stored = read_stored(store)
-    run = _Run(store, program, stored)
+    run = _Run(store, program, stored, closure)
     run.evaluate()
     return stored, run.outcome()
 
@@ -356,8 +365,9 @@ def closure_stored(store: GraphStore, program: Program) -> Closure:
     return run.closure
 
 
-def materialise_memory(store: GraphStore, program: Program) -> RunReport:
-    """Derive the program's consequences in memory and store what is new in one transaction.
+def materialise_memory(store: GraphStore, program: Program, closure: ClosureMaker = Closure) -> RunReport:
+    """Derive the program's consequences in memory and store what is new in one transaction (`closure`: see
+    `evaluate_stored`).
 
     Raises:
         InputError: the program cannot be stratified.
@@ -366,7 +376,7 @@ def materialise_memory(store: GraphStore, program: Program) -> RunReport:
     report = RunReport()
     if not program.rules:
         return report
-    stored, outcome = evaluate_stored(store, program)
+    stored, outcome = evaluate_stored(store, program, closure)
     report.iterations = outcome.rounds
     report.blocked = outcome.blocked
     existing = {r["id"]: r["status"] for r in store.iterate("rules_derivations_status")}

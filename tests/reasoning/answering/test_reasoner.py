@@ -13,7 +13,7 @@ from kgbrain.api import Brain
 from kgbrain.errors import UnknownConcept
 from kgbrain.reasoning.nlu.question import Intent, parse_question
 from kgbrain.reasoning.results import Mode, Outcome
-from kgbrain.store.schema import CONCEPT_COLUMNS
+from kgbrain.store.schema import CONCEPT_COLUMNS, FACT_COLUMNS
 
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "reasoning"
 
@@ -127,6 +127,14 @@ def test_cau_prevents_flip(zoo: Brain) -> None:
     assert "cau.prevents-flip" in [s.rule for s in p.steps()]
 
 
+_FACT_TYPES = {
+    "polarity": pa.bool_(),
+    "confidence": pa.float64(),
+    "trust": pa.float64(),
+    **{c: pa.timestamp("us") for c in ("observed_at", "loaded_at", "valid_from", "valid_to")},
+}
+
+
 def test_ten_thousand_level_chain() -> None:
     n = 10_000
     with Brain.open(None) as b:
@@ -134,21 +142,20 @@ def test_ten_thousand_level_chain() -> None:
         concept = {c: pa.array([None] * len(ids), pa.string()) for c in CONCEPT_COLUMNS}
         concept["id"] = pa.array(ids, pa.string())
         concept["kind"] = pa.array(["class"] * len(ids), pa.string())
-        rows = {
-            "from": pa.array(ids[:-1], pa.string()),
-            "to": pa.array(ids[1:], pa.string()),
-            "fact_id": pa.array([f"f{i}" for i in range(n)], pa.string()),
-            "predicate": pa.array(["is_a"] * n, pa.string()),
-            "polarity": pa.array([True] * n, pa.bool_()),
-            "confidence": pa.array([1.0] * n, pa.float64()),
-            "source": pa.array(["gen"] * n, pa.string()),
-            "trust": pa.array([0.5] * n, pa.float64()),
-            "authority": pa.array([None] * n, pa.string()),
-            "observed_at": pa.array([None] * n, pa.timestamp("us")),
-            "loaded_at": pa.array([None] * n, pa.timestamp("us")),
-            "status": pa.array(["active"] * n, pa.string()),
-            "lang": pa.array([None] * n, pa.string()),
-        }
+        # Every fact column (nulls where the chain needs none), so a new column in the schema does not break this test.
+        rows = {c: pa.array([None] * n, _FACT_TYPES.get(c, pa.string())) for c in FACT_COLUMNS}
+        rows.update(
+            {
+                "fact_id": pa.array([f"f{i}" for i in range(n)], pa.string()),
+                "predicate": pa.array(["is_a"] * n, pa.string()),
+                "polarity": pa.array([True] * n, pa.bool_()),
+                "confidence": pa.array([1.0] * n, pa.float64()),
+                "source": pa.array(["gen"] * n, pa.string()),
+                "trust": pa.array([0.5] * n, pa.float64()),
+                "status": pa.array(["active"] * n, pa.string()),
+            }
+        )
+        rows = {"from": pa.array(ids[:-1], pa.string()), "to": pa.array(ids[1:], pa.string()), **rows}
         with b.store.transaction():
             b.store.copy("Concept", pa.table(concept))
             b.store.copy("IS_A", pa.table(rows))

@@ -156,12 +156,27 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _ship(sc: Any, db: Path, tmp: Path) -> str:
-    """Copy the database file and its caches into one folder and ship it to every executor; its SparkFiles name."""
+    """Pack the database file and its caches into one zip archive and ship it to every executor; its SparkFiles
+    name (the folder each executor unpacks it into).
+
+    An archive, not a folder: Spark ships a local folder only to local masters (UNSUPPORTED_ADD_FILE).
+
+    Raises:
+        EngineError: Spark refused the archive.
+    """
+    from py4j.protocol import Py4JError
+
+    from kgbrain.errors import EngineError
+
     folder = tmp / "kb"
     folder.mkdir()
     shutil.copy2(db, folder / db.name)
     caches = db.with_name(db.name + ".reasoning")
     if caches.is_dir():
         shutil.copytree(caches, folder / caches.name)
-    sc.addFile(str(folder), recursive=True)
-    return folder.name
+    archive = shutil.make_archive(str(tmp / "kb-ship"), "zip", root_dir=folder)
+    try:
+        sc.addArchive(archive)
+    except Py4JError as exc:
+        raise EngineError(f"could not ship the knowledge base to the executors: {_first_line(exc)}") from exc
+    return Path(archive).name

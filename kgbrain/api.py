@@ -54,7 +54,9 @@ if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `thin
     from kgbrain.output.pipeline import BrainOutput, Cognition
 
 if TYPE_CHECKING:
+    from kgbrain.reasoning.views.timed import Timeline
     from kgbrain.store.engine_migration import MigrationReport
+    from kgbrain.timeline import Window
 
 if TYPE_CHECKING:  # verification is imported where it is used: most commands never verify
     from collections.abc import Iterable
@@ -364,6 +366,8 @@ class Brain:
         if spec is None:
             return None
         self._worker_opener()  # the same conditions as several workers: a file, opened read-only
+        if self._window() is not None:
+            raise InputError("--as-of is not supported with --engine spark yet; verify on the embedded engine")
         from kgbrain.output.verify_runs import SparkRun
 
         assert self.store.path is not None
@@ -386,7 +390,9 @@ class Brain:
         # Forked workers adopt this process's views, so they open the file only if a claim needs a query;
         # spawned ones build their own views from it at once.
         fork = "fork" in multiprocessing.get_all_start_methods()
-        return partial(Brain.open_on_use, path) if fork else partial(Brain.open, path, read_only=True)
+        opener = partial(Brain.open_on_use, path) if fork else partial(Brain.open, path, read_only=True)
+        window = self._window()
+        return opener if window is None else partial(_opened_as_of, opener, window)
 
     # -- inspection ----------------------------------------------------------------------------
 
@@ -450,6 +456,40 @@ class Brain:
         return write_jsonl(export_rows(self.store), out)
 
     # -- reasoning -----------------------------------------------------------------------------
+
+    def at(self, as_of: str | None = None) -> Brain:
+        """This knowledge base as of `as_of` (`2010`, `2010-05`, `2010-05-03`, an ISO date-time; None: now): a
+        fact whose validity interval misses that time is `out_of_time` to every answer, verdict, proof, fact
+        listing and query of the returned Brain (reads only). Itself when `as_of` is None and no fact has an
+        interval, so a knowledge base without intervals answers exactly as before.
+
+        Raises:
+            InvalidTime: `as_of` is not a date or date-time.
+            StoreError: the store failed.
+        """
+        from kgbrain.timeline import Window
+
+        window = Window.parse(as_of) if as_of is not None else Window.now()
+        timeline = self._timeline()
+        if as_of is None and not timeline.intervals:
+            return self
+        return _as_of(self, window, timeline)
+
+    def _window(self) -> str | None:
+        """How the time this Brain is as of was written (None: not as of a time)."""
+        from kgbrain.reasoning.views.timed import TimedStore
+
+        return self.store.window.text if isinstance(self.store, TimedStore) else None
+
+    def _timeline(self) -> Timeline:
+        found: Timeline | None = self.__dict__.get("_timeline_read")
+        if found is None:
+            from kgbrain.reasoning.views.timed import Timeline
+
+            found = self.__dict__["_timeline_read"] = Timeline.read(self.store)
+            if _forget_timeline not in self.load_hooks:
+                self.load_hooks.append(_forget_timeline)
+        return found
 
     @property
     def reasoner(self) -> Reasoner:
@@ -783,6 +823,7 @@ class Brain:
         from kgbrain.ingest.loader import LoadReport
 
         report = report or LoadReport(file="kgbrain:truth-maintenance")
+        _forget_timeline(self, report)
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
             reasoner.refresh(delta, report)
@@ -792,11 +833,53 @@ class Brain:
     def _statuses_changed(self) -> None:
         # Statuses and confidences changed outside a load: caches built from the old ones must go, so a
         # conclusion drawn from a retracted premise disappears at once.
+        self.__dict__.pop("_as_of", None)
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
             from kgbrain.ingest.loader import LoadReport
 
             reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
+
+
+def _forget_timeline(brain: Brain, report: LoadReport | None) -> None:
+    del report
+    brain.__dict__.pop("_timeline_read", None)
+    brain.__dict__.pop("_as_of", None)
+
+
+# Knowledge bases as of a time kept per Brain (each holds a masked mirror and its own views).
+AS_OF_KEPT = 4
+
+
+def _as_of(brain: Brain, window: Window, timeline: Timeline) -> Brain:
+    """The read-only Brain over `brain`'s store as of `window`, reused while the same facts are out of time."""
+    from kgbrain.reasoning.answering.reasoner import Reasoner
+    from kgbrain.reasoning.views.timed import TimedStore
+
+    kept: dict[tuple[frozenset[str], str], Brain] = brain.__dict__.setdefault("_as_of", {})
+    timed = TimedStore(brain.store, window, timeline)
+    key = (timed.outside, window.text)
+    found = kept.get(key)
+    if found is not None:
+        cast(TimedStore, found.store).window = window  # the same facts hold; "now" moved on
+        return found
+    full = brain.reasoner
+    reasoner = Reasoner(cast(GraphStore, timed), mirror=lambda: full.graph().without(timed.outside))
+    if not timed.outside:
+        reasoner.adopt(full)  # nothing is out of time: the full views are the views as of it
+    found = Brain(cast(GraphStore, timed))
+    found.__dict__["_reasoner"] = reasoner
+    found.__dict__["_config"] = brain.config
+    found.record_actions = brain.record_actions
+    while len(kept) >= AS_OF_KEPT:
+        kept.pop(next(iter(kept)))
+    kept[key] = found
+    return found
+
+
+def _opened_as_of(opener: Callable[[], Brain], as_of: str) -> Brain:
+    """A verification worker's knowledge base as of the time its parent's is."""
+    return opener().at(None if as_of == "now" else as_of)
 
 
 def _names_changed(brain: Brain, report: LoadReport) -> None:

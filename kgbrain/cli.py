@@ -219,24 +219,36 @@ def stats(session: Session, as_json: bool) -> None:
         click.echo(f"  {predicate:<24} {n}")
 
 
+as_of_option = click.option(
+    "--as-of",
+    "as_of",
+    metavar="DATE",
+    help="Use only facts valid at this time: YYYY, YYYY-MM, YYYY-MM-DD or an ISO date-time (default: now).",
+)
+
+
 @cli.command()
 @click.argument("concept")
+@as_of_option
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @pass_session
-def facts(session: Session, concept: str, as_json: bool) -> None:
+def facts(session: Session, concept: str, as_of: str | None, as_json: bool) -> None:
     """Show every fact about CONCEPT with its provenance and status."""
-    c = session.brain().facts(concept)
+    c = session.brain().at(as_of).facts(concept)
     if as_json:
         from kgbrain.models import ConceptFactsOut
 
         echo_json(ConceptFactsOut.from_concept(c).model_dump())
         return
+    from kgbrain.timeline import describe
+
     names = ", ".join(f"{n['text']}@{n['lang']}" if n["lang"] else n["text"] for n in c.names if n["kind"] != "id")
     click.echo(f"{c.id} ({c.kind}){': ' + names if names else ''}")
     for f in c.facts:
         sign = "" if f.polarity else "NOT "
         tier = f" {f.authority.value}" if f.authority else ""
         when = f" observed {f.observed_at:%Y-%m-%d}" if f.observed_at else ""
+        when += f" valid {describe(f.valid_from, f.valid_to)}" if f.valid_from or f.valid_to else ""
         click.echo(
             f"  {f.subject} {sign}{f.predicate} {f.target}  [{f.status.value}, conf {f.confidence:.2f}, "
             f"{f.source} trust {f.trust:.2f}{tier}{when}] {f.fact_id}"
@@ -361,6 +373,7 @@ def engine_options(command: F) -> F:
 @click.option("--format", "fmt", type=click.Choice(formats.claims_names()), help="Override the file extension.")
 @click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True, help="Claims per batch.")
 @engine_options
+@as_of_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_session
 def verify(
@@ -375,6 +388,7 @@ def verify(
     batch_size: int,
     engine: str,
     master: str | None,
+    as_of: str | None,
     as_json: bool,
 ) -> None:
     """Verify each claim in CLAIMS: SUPPORTED, REFUTED, CONFLICTING or NOT_ENOUGH_INFO, with proof (JSONL).
@@ -383,7 +397,7 @@ def verify(
     (text). Verdicts go to OUTPUT (default stdout) in input order; the summary goes to stdout, or to
     stderr when the verdicts do.
     """
-    brain = session.brain()
+    brain = session.brain().at(as_of)
     with verify_progress() as progress:
         summary = brain.verify_file(
             claims,
@@ -611,6 +625,7 @@ def _cognitive_brain(
 @click.option(
     "--record", is_flag=True, help="Count the chosen action in the stored success history (writes to the KB)."
 )
+@as_of_option
 @_config_option
 @pass_session
 def ask(
@@ -622,6 +637,7 @@ def ask(
     priority: float,
     log_dir: Path | None,
     record: bool,
+    as_of: str | None,
     config_file: Path | None,
 ) -> None:
     """Answer QUESTION (Russian or English) through the cognitive loop: hedged, sourced, traced."""
@@ -629,7 +645,7 @@ def ask(
 
     prepare(question)  # Russian morphology loads while the knowledge base opens
     brain = _cognitive_brain(session, config_file, log_dir, record=record)
-    output = brain.think(question, goal_type=goal, priority=priority)
+    output = brain.at(as_of).think(question, goal_type=goal, priority=priority)
     if as_json:
         from kgbrain.models import AskOut
 
@@ -648,13 +664,21 @@ def ask(
 @click.option("--question", "-q", default="", help="The question the draft answers (triggers rules, sets language).")
 @click.option("--rules", type=click.Path(path_type=Path, dir_okay=False), help="Reasoning rules (TOML, seed 003).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@as_of_option
 @_config_option
 @pass_session
 def check_answer(
-    session: Session, draft: Any, question: str, rules: Path | None, as_json: bool, config_file: Path | None
+    session: Session,
+    draft: Any,
+    question: str,
+    rules: Path | None,
+    as_json: bool,
+    as_of: str | None,
+    config_file: Path | None,
 ) -> None:
     """Check DRAFT (a file, or - for stdin): rules, claims against the knowledge base, unbacked citations."""
-    report = _cognitive_brain(session, config_file).check_answer(draft.read(), question=question, rules=rules)
+    brain = _cognitive_brain(session, config_file).at(as_of)
+    report = brain.check_answer(draft.read(), question=question, rules=rules)
     if as_json:
         from kgbrain.models import CheckAnswerOut
 
@@ -740,10 +764,11 @@ def like(session: Session, concept: str, as_json: bool) -> None:
 @click.argument("text")
 @click.option("--json", "as_json", is_flag=True, help="Print the solutions as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the solutions as CSV (a header row, then one row each).")
+@as_of_option
 @pass_session
-def query(session: Session, text: str, as_json: bool, as_csv: bool) -> None:
+def query(session: Session, text: str, as_json: bool, as_csv: bool, as_of: str | None) -> None:
     """Answer a SPARQL SELECT or a rule body ('student(X), takes_course(X, c0)') over the facts with reasoning."""
-    result = session.brain().query(text)
+    result = session.brain().at(as_of).query(text)
     if as_json:
         from kgbrain.models import QueryOut
 

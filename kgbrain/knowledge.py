@@ -22,6 +22,9 @@ class Status(str, Enum):
     OUTDATED = "outdated"
     DISPUTED = "disputed"
     RETRACTED = "retracted"
+    # Never stored: how a fact whose validity interval misses the asked time reads as of that time
+    # (reasoning/views/timed.py). Facts files cannot state it.
+    OUT_OF_TIME = "out_of_time"
 
 
 class Authority(str, Enum):

@@ -138,6 +138,7 @@ class VerdictOut(_Out):
     explanation: str
     claim: ClaimOut | None = None
     error: str | None = None
+    intervals: dict[str, str] = {}  # fact id -> validity interval, for the proof's facts that state one
 
     @classmethod
     def from_verdict(cls, v: Verdict) -> VerdictOut:
@@ -273,6 +274,8 @@ class AskOut(_Out):
     outcome_code: str | None = None
     digest: str | None = None
     latency_ms: float | None = None
+    as_of: str | None = None  # the time asked about (`--as-of`; None: not as of a time)
+    intervals: dict[str, str] = {}  # fact id -> validity interval, for the trace's facts that state one
 
     @classmethod
     def from_output(cls, output: BrainOutput) -> AskOut:
@@ -303,6 +306,8 @@ class AskOut(_Out):
                 "outcome_code": t.outcome,
                 "digest": output.digest,
                 "latency_ms": round(output.total_duration_ms, 2),
+                "as_of": output.as_of,
+                "intervals": output.intervals,
             }
         )
 
@@ -563,6 +568,13 @@ PageLimit = Annotated[int, Field(ge=1, le=MAX_PAGE)]
 SearchLimit = Annotated[int, Field(ge=1, le=MAX_SEARCH)]
 Cursor = Annotated[str | None, Field(description="`next_cursor` of the previous page")]
 Claims = list[dict[str, Any] | str]
+AsOf = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description="use only facts valid at this time: YYYY, YYYY-MM, YYYY-MM-DD or an ISO date-time (default now)",
+    ),
+]
 
 
 class _In(BaseModel):
@@ -575,6 +587,7 @@ class AskIn(_In):
     question: Question
     goal: GoalType | None = None
     priority: Fraction = 0.5
+    as_of: AsOf = None
 
 
 class VerifyIn(_In):
@@ -583,6 +596,7 @@ class VerifyIn(_In):
     claims: Claims
     closed_world: bool = False
     min_confidence: Fraction = 0.0
+    as_of: AsOf = None
 
 
 class CheckAnswerIn(_In):
@@ -591,6 +605,7 @@ class CheckAnswerIn(_In):
     draft: Draft
     question: DraftQuestion = ""
     rules: str | None = None
+    as_of: AsOf = None
 
 
 class FactsIn(_In):
@@ -614,6 +629,7 @@ class QueryIn(_In):
     query: Text
     cursor: Cursor = None
     limit: PageLimit = 100
+    as_of: AsOf = None
 
 
 class ResolveIn(_In):
@@ -629,6 +645,7 @@ class FactsQuery(_In):
     concept: Annotated[str, Field(pattern=_FILLED, description="id, label or alias")]
     cursor: Cursor = None
     limit: PageLimit = 100
+    as_of: AsOf = None
 
 
 class ConceptsQuery(_In):
@@ -679,6 +696,7 @@ class AskTool(_In):
     """`ask`."""
 
     question: Question
+    as_of: AsOf = None
 
 
 class VerifyClaimsTool(_In):
@@ -687,6 +705,7 @@ class VerifyClaimsTool(_In):
     claims: Annotated[Claims, Field(max_length=MAX_TOOL_CLAIMS)]
     closed_world: bool = False
     min_confidence: Fraction = 0.0
+    as_of: AsOf = None
 
 
 class CheckAnswerTool(_In):
@@ -694,6 +713,7 @@ class CheckAnswerTool(_In):
 
     draft: Draft
     question: DraftQuestion = ""
+    as_of: AsOf = None
 
 
 class RememberTool(_In):
@@ -710,6 +730,7 @@ class RecallTool(_In):
     concept: Text
     cursor: Cursor = None
     limit: Annotated[int, Field(ge=1, le=MAX_TOOL_RECALL)] = 50
+    as_of: AsOf = None
 
 
 class SearchConceptsTool(_In):

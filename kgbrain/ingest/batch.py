@@ -217,7 +217,7 @@ def _to_list(name: str, values: pa.Array | pa.ChunkedArray) -> list[Any]:
 
 
 _AUTHORITIES = {a.value: a for a in Authority}
-_STATUSES = {s.value: s for s in Status}
+_STATUSES = {s.value: s for s in Status if s is not Status.OUT_OF_TIME}
 
 
 def _make_fact(

@@ -26,6 +26,7 @@ from kgbrain.reasoning.cognition.loop import CognitiveLoop, CognitiveResult
 from kgbrain.reasoning.cognition.planner import NORMAL_OUTCOMES, CognitiveOutcome
 from kgbrain.reasoning.cognition.selection import ActionType, SuccessHistory
 from kgbrain.reasoning.results import Trace
+from kgbrain.reasoning.views.timed import TimedStore
 from kgbrain.store.protocol import GraphStore
 
 _CONTENT_ACTIONS = frozenset({ActionType.RESPOND_DIRECT, ActionType.RESPOND_HEDGED})
@@ -49,6 +50,10 @@ class BrainOutput:
     total_duration_ms: float
     created_at: str
     corrections_applied: tuple[str, ...] = field(default=())
+    # As of when it was answered (None: not asked as of a time), and the validity interval of every fact its
+    # trace uses that has one (fact id -> "2019-10-07..2023-05-01").
+    as_of: str | None = None
+    intervals: dict[str, str] = field(default_factory=dict)
 
     @property
     def validation_passed(self) -> bool:
@@ -135,11 +140,15 @@ class OutputPipeline:
 class Cognition:
     """The cognitive loop and the output pipeline of one knowledge base, kept between questions."""
 
-    def __init__(self, loop: CognitiveLoop, pipeline: OutputPipeline, retriever: Retriever) -> None:
-        """Use `loop` to think, `pipeline` to answer, `retriever` for check-answer."""
+    def __init__(
+        self, loop: CognitiveLoop, pipeline: OutputPipeline, retriever: Retriever, timed: TimedStore | None = None
+    ) -> None:
+        """Use `loop` to think, `pipeline` to answer, `retriever` for check-answer; `timed`: the knowledge base
+        as of a time that every answer is stamped with."""
         self.loop = loop
         self.pipeline = pipeline
         self.retriever = retriever
+        self.timed = timed
 
     @classmethod
     def create(cls, store: GraphStore, reasoner: Any, config: Config, *, record: bool = False) -> Cognition:
@@ -159,7 +168,7 @@ class Cognition:
         loop = CognitiveLoop(reasoner, retriever, config, history=history)
         logger = BrainLogger(config.logs.directory, config.logs) if config.logs.directory else None
         pipeline = OutputPipeline(Responder(store, reasoner.sources), logger=logger)
-        return cls(loop, pipeline, retriever)
+        return cls(loop, pipeline, retriever, store if isinstance(store, TimedStore) else None)
 
     def think(self, question: str, *, goal_type: str | None = None, priority: float = 0.5) -> BrainOutput:
         """One cycle: loop, output, and the chosen action's outcome in the success history.
@@ -181,7 +190,10 @@ class Cognition:
             result.outcome in NORMAL_OUTCOMES or result.outcome is CognitiveOutcome.GOAL_COMPLETED
         )
         self.loop.record_outcome(result, success)
-        return output
+        if self.timed is None:
+            return output
+        used = [*answer_of(output).trace.fact_ids, *(f for h in result.hypotheses for f in h.trace.fact_ids)]
+        return dataclasses.replace(output, as_of=self.timed.window.text, intervals=self.timed.timeline.described(used))
 
 
 def answer_of(output: BrainOutput) -> Answer:

@@ -50,6 +50,8 @@ def verdict_row(v: Verdict) -> dict[str, Any]:
         row["claim"] = {"subject": v.subject, "predicate": v.predicate, "object": v.object, "polarity": v.polarity}
     if v.error is not None:
         row["error"] = v.error
+    if v.intervals:
+        row["intervals"] = dict(v.intervals)
     return row
 
 
@@ -99,6 +101,8 @@ def verdict_line(v: Verdict) -> str:
         )
     if v.error is not None:
         line += f', "error": {_TEXT(v.error)}'
+    if v.intervals:
+        line += f', "intervals": {{{", ".join(f"{_TEXT(f)}: {_TEXT(i)}" for f, i in v.intervals)}}}'
     return line + "}\n"
 
 

@@ -79,6 +79,9 @@ class Check:
     trace: Trace = field(default_factory=Trace)
     conflicts: tuple[str, ...] = ()  # ids of stored conflict records touching the evidence
     explanation: str = ""
+    # (fact id, "2019-10-07..2023-05-01") for each fact of the trace that states a validity interval, when the
+    # check was made as of a time (reasoning/views/timed.py)
+    intervals: tuple[tuple[str, str], ...] = ()
 
 
 def chain_of_steps(steps: Iterable[Step]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -76,7 +76,7 @@ class Service:
         self._pending: list[LoadReport] = []
         # Answers by (question, goal, priority) until the next commit: a question starts from the same state each
         # time and reads the same data, so it gets the same answer; only its latency is its own.
-        self._answers: dict[tuple[str, str | None, float], AskOut] = {}
+        self._answers: dict[tuple[str, str | None, float, str | None], AskOut] = {}
         remove_orphans()  # what servers killed in the middle of a request left in the temporary directory
         opened = Brain.demo(read_only=read_only) if demo else Brain.open(path, read_only=read_only)
         self.writer: Brain | None = None if read_only else opened
@@ -207,10 +207,12 @@ class Service:
 
         return await self.read(run)
 
-    async def ask(self, question: str, *, goal: str | None = None, priority: float = 0.5) -> AskOut:
-        """`kgbrain ask --json`."""
+    async def ask(
+        self, question: str, *, goal: str | None = None, priority: float = 0.5, as_of: str | None = None
+    ) -> AskOut:
+        """`kgbrain ask --json` (`--as-of`: `as_of`)."""
 
-        key = (question, goal, priority)
+        key = (question, goal, priority, as_of)
         started = time.perf_counter()
         found = self._answers.get(key)
         if found is not None:
@@ -219,7 +221,8 @@ class Service:
             # that saw a write's response never gets an answer from before it.
             return found.model_copy(update={"latency_ms": round((time.perf_counter() - started) * 1000, 2)})
 
-        def run(brain: Brain) -> AskOut:
+        def run(whole: Brain) -> AskOut:
+            brain = whole.at(as_of)
             answers = self._answers  # (replaced, not cleared, at a commit: no read runs then)
             found = answers.get(key)
             if found is not None:
@@ -236,29 +239,37 @@ class Service:
         return await self.read(run)
 
     async def verify(
-        self, claims: list[dict[str, Any] | str], *, closed_world: bool = False, min_confidence: float = 0.0
+        self,
+        claims: list[dict[str, Any] | str],
+        *,
+        closed_world: bool = False,
+        min_confidence: float = 0.0,
+        as_of: str | None = None,
     ) -> list[VerdictOut]:
         """Verdicts for claims, in order (the lines of a verdicts file)."""
         out: list[VerdictOut] = []
         for chunk in verify_chunks(claims):
-            out += await self.verify_chunk(chunk, closed_world=closed_world, min_confidence=min_confidence)
+            out += await self.verify_chunk(chunk, closed_world=closed_world, min_confidence=min_confidence, as_of=as_of)
         return out
 
     async def verify_chunk(
-        self, chunk: list[dict[str, Any]], *, closed_world: bool, min_confidence: float
+        self, chunk: list[dict[str, Any]], *, closed_world: bool, min_confidence: float, as_of: str | None = None
     ) -> list[VerdictOut]:
         """Verdicts for one chunk of claims rows (see `verify_chunks`)."""
         return await self.read(
             lambda b: [
                 VerdictOut.from_verdict(v)
-                for v in b.verify(chunk, closed_world=closed_world, min_confidence=min_confidence)
+                for v in b.at(as_of).verify(chunk, closed_world=closed_world, min_confidence=min_confidence)
             ]
         )
 
-    async def check_answer(self, draft: str, *, question: str = "", rules: str | None = None) -> CheckAnswerOut:
+    async def check_answer(
+        self, draft: str, *, question: str = "", rules: str | None = None, as_of: str | None = None
+    ) -> CheckAnswerOut:
         """`kgbrain check-answer --json`; `rules` is the text of a rules TOML file."""
 
-        def run(brain: Brain) -> CheckAnswerOut:
+        def run(whole: Brain) -> CheckAnswerOut:
+            brain = whole.at(as_of)
             if rules is None:
                 return CheckAnswerOut.from_report(brain.check_answer(draft, question=question))
             with request_folder("rules") as folder:
@@ -272,9 +283,11 @@ class Service:
         """`kgbrain stats --json`."""
         return await self.read(lambda b: StatsOut.from_stats(b.stats()))
 
-    async def facts(self, concept: str, *, cursor: str | None = None, limit: int = 100) -> ConceptFactsPageOut:
+    async def facts(
+        self, concept: str, *, cursor: str | None = None, limit: int = 100, as_of: str | None = None
+    ) -> ConceptFactsPageOut:
         """`kgbrain facts CONCEPT --json`, one page of its facts at a time."""
-        whole = await self.read(lambda b: ConceptFactsOut.from_concept(b.facts(concept)))
+        whole = await self.read(lambda b: ConceptFactsOut.from_concept(b.at(as_of).facts(concept)))
         items, following = page(whole.facts, cursor, limit, key=("facts", whole.id))
         return ConceptFactsPageOut(
             **{**whole.model_dump(), "facts": items}, total_facts=len(whole.facts), next_cursor=following
@@ -326,13 +339,15 @@ class Service:
 
         return await self.read(lambda b: ExplanationOut.of(b, fact_id))
 
-    async def query(self, text: str, *, cursor: str | None = None, limit: int = 100) -> QueryPageOut:
+    async def query(
+        self, text: str, *, cursor: str | None = None, limit: int = 100, as_of: str | None = None
+    ) -> QueryPageOut:
         """`kgbrain query --json`, paged: SPARQL SELECT or a rule body over the facts and rules, in memory.
 
         The text is parsed by the query layer and evaluated over the reasoner's mirror; it never becomes Cypher.
         """
-        whole = await self.read(lambda b: QueryOut.from_result(b.query(text)))
-        rows, following = page(whole.rows, cursor, limit, key=("query", text))
+        whole = await self.read(lambda b: QueryOut.from_result(b.at(as_of).query(text)))
+        rows, following = page(whole.rows, cursor, limit, key=("query", text, as_of or ""))
         return QueryPageOut(columns=whole.columns, rows=rows, total_rows=len(whole.rows), next_cursor=following)
 
     async def retract(self, fact_id: str, *, by: str, reason: str | None = None) -> RetractOut:

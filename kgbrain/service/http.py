@@ -219,7 +219,7 @@ async def _health(service: Service, request: Request, limits: Limits) -> Respons
 
 async def _ask(service: Service, request: Request, limits: Limits) -> Response:
     body = await _body(request, limits, AskIn)
-    return _json(await service.ask(body.question, goal=body.goal, priority=body.priority))
+    return _json(await service.ask(body.question, goal=body.goal, priority=body.priority, as_of=body.as_of))
 
 
 async def _verify(service: Service, request: Request, limits: Limits) -> Response:
@@ -227,7 +227,9 @@ async def _verify(service: Service, request: Request, limits: Limits) -> Respons
     chunks = list(verify_chunks(body.claims))  # bad items are refused before the stream starts
 
     async def decide(chunk: list[dict[str, Any]]) -> list[VerdictOut]:
-        return await service.verify_chunk(chunk, closed_world=body.closed_world, min_confidence=body.min_confidence)
+        return await service.verify_chunk(
+            chunk, closed_world=body.closed_world, min_confidence=body.min_confidence, as_of=body.as_of
+        )
 
     # The first chunk is decided before the status line goes out, so a bad option is still a 400.
     first = await decide(chunks[0]) if chunks else []
@@ -246,13 +248,15 @@ async def _verify_one(service: Service, request: Request, limits: Limits) -> Res
     body = await _body(request, limits, VerifyIn)
     if len(body.claims) != 1:
         raise InputError(f"field 'claims': /v1/verify/one takes exactly one claim, got {len(body.claims)}")
-    [verdict] = await service.verify(body.claims, closed_world=body.closed_world, min_confidence=body.min_confidence)
+    [verdict] = await service.verify(
+        body.claims, closed_world=body.closed_world, min_confidence=body.min_confidence, as_of=body.as_of
+    )
     return _json(verdict)
 
 
 async def _check_answer(service: Service, request: Request, limits: Limits) -> Response:
     body = await _body(request, limits, CheckAnswerIn)
-    return _json(await service.check_answer(body.draft, question=body.question, rules=body.rules))
+    return _json(await service.check_answer(body.draft, question=body.question, rules=body.rules, as_of=body.as_of))
 
 
 async def _stats(service: Service, request: Request, limits: Limits) -> Response:
@@ -261,7 +265,7 @@ async def _stats(service: Service, request: Request, limits: Limits) -> Response
 
 async def _facts_get(service: Service, request: Request, limits: Limits) -> Response:
     q = _params(request, FactsQuery)
-    return _json(await service.facts(q.concept, cursor=q.cursor, limit=q.limit))
+    return _json(await service.facts(q.concept, cursor=q.cursor, limit=q.limit, as_of=q.as_of))
 
 
 async def _facts_post(service: Service, request: Request, limits: Limits) -> Response:
@@ -298,7 +302,7 @@ async def _resolve(service: Service, request: Request, limits: Limits) -> Respon
 
 async def _query_route(service: Service, request: Request, limits: Limits) -> Response:
     body = await _body(request, limits, QueryIn)
-    return _json(await service.query(body.query, cursor=body.cursor, limit=body.limit))
+    return _json(await service.query(body.query, cursor=body.cursor, limit=body.limit, as_of=body.as_of))
 
 
 async def _explain(service: Service, request: Request, limits: Limits) -> Response:

@@ -132,16 +132,18 @@ def _json_strings(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str
 
 
 async def _ask(service: Service, a: AskTool, client: str) -> str:
-    return await _call(lambda: service.ask(a.question))
+    return await _call(lambda: service.ask(a.question, as_of=a.as_of))
 
 
 async def _verify_claims(service: Service, a: VerifyClaimsTool, client: str) -> str:
-    verdicts = await service.verify(a.claims, closed_world=a.closed_world, min_confidence=a.min_confidence)
+    verdicts = await service.verify(
+        a.claims, closed_world=a.closed_world, min_confidence=a.min_confidence, as_of=a.as_of
+    )
     return _fit_verdicts([v.model_dump() for v in verdicts])
 
 
 async def _check_answer(service: Service, a: CheckAnswerTool, client: str) -> str:
-    return await _call(lambda: service.check_answer(a.draft, question=a.question))
+    return await _call(lambda: service.check_answer(a.draft, question=a.question, as_of=a.as_of))
 
 
 async def _remember(service: Service, a: RememberTool, client: str) -> str:
@@ -159,7 +161,7 @@ async def _remember(service: Service, a: RememberTool, client: str) -> str:
 
 
 async def _recall(service: Service, a: RecallTool, client: str) -> str:
-    return await _call(lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit))
+    return await _call(lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit, as_of=a.as_of))
 
 
 async def _search_concepts(service: Service, a: SearchConceptsTool, client: str) -> str:

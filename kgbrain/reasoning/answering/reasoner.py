@@ -14,6 +14,7 @@ Rule ids added here on top of the deductive and causal ones: `ded.has-part` (y p
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -44,6 +45,7 @@ from kgbrain.reasoning.views.hierarchy import Hierarchy
 from kgbrain.reasoning.views.lookups import DecisionLookups
 from kgbrain.reasoning.views.predicates import HIERARCHY, PredicateTable
 from kgbrain.reasoning.views.reach import ReachIndex
+from kgbrain.reasoning.views.timed import TimedStore
 from kgbrain.store.delta import FactDelta
 from kgbrain.store.protocol import GraphStore, Lookups
 
@@ -54,12 +56,22 @@ ClaimTuple = tuple[str, str, str] | tuple[str, str, str, bool]
 class Reasoner:
     """Answers checks and questions over one store; caches are rebuilt lazily after loads."""
 
-    def __init__(self, store: GraphStore, *, index_dir: Path | None = None, lookups: Lookups | None = None) -> None:
+    def __init__(
+        self,
+        store: GraphStore,
+        *,
+        index_dir: Path | None = None,
+        lookups: Lookups | None = None,
+        mirror: Callable[[], FactGraph] | None = None,
+    ) -> None:
         """Reason over `store`; the fact mirror and analogy index are persisted in `index_dir` (None: memory).
 
         `decide` reads its views and `lookups` only (views/lookups.py): by default the store answers them.
+        `mirror`, when given, makes the fact mirror instead of reading the store (the knowledge base as of a time
+        masks the full mirror: views/timed.py).
         """
         self.store = store
+        self._mirror = mirror
         self.lookups: Lookups = lookups if lookups is not None else DecisionLookups(store)
         self.index_dir = index_dir
         self.linker = Linker(store, known=lambda: self.graph().index, index_dir=index_dir)
@@ -82,6 +94,8 @@ class Reasoner:
 
     def graph(self) -> FactGraph:
         """The in-memory mirror of every active concept-to-concept fact (cached)."""
+        if self._graph is None and self._mirror is not None:
+            self._graph = self._mirror()
         if self._graph is None:
             # Persisted beside the database: a new process reuses it while the data's fingerprint matches.
             stamp = self._stamp = fingerprint(self.store)
@@ -311,7 +325,13 @@ class Reasoner:
                     checks[i] = _causal_check(c, checks[i], chains[0])
         from kgbrain.reasoning.tms.proof_steps import with_derivations_many
 
-        return with_derivations_many(self.lookups, checks)  # derived evidence shows its rule steps
+        checks = with_derivations_many(self.lookups, checks)  # derived evidence shows its rule steps
+        if isinstance(self.store, TimedStore):  # as of a time: the proof shows each fact's interval
+            timeline = self.store.timeline
+            checks = [
+                dataclasses.replace(k, intervals=tuple(timeline.described(k.trace.fact_ids).items())) for k in checks
+            ]
+        return checks
 
     def _part_test(self) -> Callable[[Claim], bool]:
         """Whether `y part_of x` can decide the claim `x has_property y` at all (False: skip the check).

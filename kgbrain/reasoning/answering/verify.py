@@ -79,6 +79,7 @@ class Verdict:
     object: str | None = None
     polarity: bool = True
     line: int = 0
+    intervals: tuple[tuple[str, str], ...] = ()  # of the proof's facts that state one (as of a time)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +172,7 @@ def verdict_from_check(claim: Claim, check: Check, options: VerifyOptions) -> Ve
         object=check.object,
         polarity=check.polarity,
         line=claim.line,
+        intervals=check.intervals,
     )
 
 

@@ -239,6 +239,7 @@ _verdicts = st.builds(
     predicate=st.none() | _texts,
     object=st.none() | _texts,
     polarity=st.booleans(),
+    intervals=st.lists(st.tuples(_texts, _texts), max_size=2, unique_by=lambda t: t[0]).map(tuple),
 )
 
 

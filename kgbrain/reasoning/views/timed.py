@@ -1,0 +1,106 @@
+"""The knowledge base as of a time (`--as-of`): facts whose validity interval misses the window are out of time.
+
+A `TimedStore` wraps a store for reading. It knows the interval of every fact that has one (read once through
+queries/timed_facts.cypher; facts without an interval hold at all times) and rewrites the rows of every named
+read: a fact outside the window that was `active` reads as `out_of_time` (shown for context, never used as
+evidence, exactly like an outdated fact), and a row of a query that keeps active facts only (it has a fact id
+and no status) is dropped. Every reader above (the fact mirror, the deducer's lookups, retrieval, concept
+facts, the proof's premises) sees the same knowledge base, so an answer, a verdict and a proof as of a time
+agree by construction. The mirror is not re-read: `FactGraph.without` masks the out-of-time positions of the
+full one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kgbrain.knowledge import Status
+from kgbrain.store.protocol import GraphStore, Row
+from kgbrain.timeline import Window, describe, holds, utc
+
+OUT_OF_TIME = Status.OUT_OF_TIME.value
+_ACTIVE = Status.ACTIVE.value
+
+Interval = tuple[datetime | None, datetime | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """The intervals of the facts that have one (fact id -> [valid_from, valid_to))."""
+
+    intervals: dict[str, Interval]
+
+    @classmethod
+    def read(cls, store: GraphStore) -> Timeline:
+        """Every stated interval.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return cls(
+            {
+                r["fact_id"]: (_aware(r["valid_from"]), _aware(r["valid_to"]))
+                for r in store.iterate("timed_facts")
+                if r["fact_id"] is not None
+            }
+        )
+
+    def outside(self, window: Window) -> frozenset[str]:
+        """The facts that do not hold at any time in the window."""
+        return frozenset(f for f, (start, end) in self.intervals.items() if not holds(start, end, window))
+
+    def described(self, fact_ids: Iterable[str]) -> dict[str, str]:
+        """`fact id -> "2019-10-07..2023-05-01"` for those of `fact_ids` with an interval, in the given order."""
+        found = self.intervals
+        return {f: describe(*found[f]) for f in dict.fromkeys(fact_ids) if f in found}
+
+
+def _aware(stamp: datetime | None) -> datetime | None:
+    return utc(stamp) if stamp is not None else None
+
+
+class TimedStore:
+    """`store` read as of `window` (see the module docstring); every other member is the wrapped store's."""
+
+    def __init__(self, store: GraphStore, window: Window, timeline: Timeline) -> None:
+        """Read `store` as of `window`, with the intervals of `timeline`."""
+        self.inner = store
+        self.window = window
+        self.timeline = timeline
+        self.outside = timeline.outside(window)
+
+    @property
+    def path(self) -> Path | None:
+        """The wrapped store's file (no cache beside it is used as of a time)."""
+        return self.inner.path
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for what this object lacks: the writes and engine members of the wrapped store.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def run(self, name: str, /, **params: Any) -> list[Row]:
+        """The rows of a named query, as of the window."""
+        return list(self._timed(self.inner.run(name, **params)))
+
+    def iterate(self, name: str, /, **params: Any) -> Iterator[Row]:
+        """Like `run`, streaming."""
+        return self._timed(self.inner.iterate(name, **params))
+
+    def _timed(self, rows: Iterable[Row]) -> Iterator[Row]:
+        outside = self.outside
+        for row in rows:
+            fid = row.get("fact_id")
+            if fid is None or fid not in outside:
+                yield row
+            elif "status" in row:
+                yield {**row, "status": OUT_OF_TIME} if row["status"] == _ACTIVE else row
+            # else: a query of active facts only; out of time, the fact is not among them
+
+    def close(self) -> None:
+        """Nothing: the wrapped store belongs to the Brain this view was made from."""

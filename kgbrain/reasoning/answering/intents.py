@@ -387,6 +387,9 @@ def _wh_facts(r: Reasoning, q: Question) -> Answer:
     g = r.graph()
     facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
     facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
+    if q.among:  # "Which grape varieties grow in Mosel?": the other end must be one of the class
+        members = _descendants(r.hierarchy(), q.among) | {q.among}
+        facts = [e for e in facts if (e.subject if e.object == target else e.object) in members]
     if not facts:
         data = {
             "kind": "no_value",

@@ -25,6 +25,7 @@ import numpy as np
 from kgbrain.errors import AmbiguousConcept, InputError
 from kgbrain.language import detect_language
 from kgbrain.memory.linking import Linker
+from kgbrain.memory.persisted import code_key, data_key, load_or_build
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.answering.assembly import source_refs
 from kgbrain.reasoning.answering.authority import NORMATIVE, by_authority
@@ -33,6 +34,7 @@ from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogies, Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
+from kgbrain.reasoning.nlu.lexicon import KbLexicon
 from kgbrain.reasoning.nlu.question import Intent, Question, parse_question
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
 from kgbrain.reasoning.nlu.understanding import link_attribute, understand, verb_statement
@@ -81,6 +83,7 @@ class Reasoner:
         self._hierarchy: Hierarchy | None = None
         self._causal: causal.CausalGraph | None = None
         self._parts: tuple[np.ndarray, np.ndarray] | None = None  # see _part_test
+        self._vocabulary: KbLexicon | None = None
         self.deducer = Deducer(store, self.predicates, self.hierarchy, self.graph, self.lookups)
         self.analogies = Analogies(store, self.graph, self.hierarchy, index_dir)
 
@@ -107,6 +110,20 @@ class Reasoner:
                         found.save(self.index_dir, stamp)
             self._graph = found
         return self._graph
+
+    def vocabulary(self) -> KbLexicon:
+        """Every stored predicate and attribute by the words that name it (cached with the linker's derived data,
+        persisted with the indexes)."""
+        if self._vocabulary is None:
+            key = data_key(self.store)
+            key = f"{key}:{code_key(KbLexicon)}" if key is not None else None
+            names = load_or_build(self.index_dir, "kb_lexicon", key, self._predicate_names)
+            self._vocabulary = KbLexicon(names)
+        return self._vocabulary
+
+    def _predicate_names(self) -> dict[str, list[str]]:
+        # Only the names are persisted (marshal keeps plain data); the word keys are recomputed from them.
+        return {p: self.linker.names(p) for p in sorted({*self.predicates().declared, *self.graph().pred_names})}
 
     def hierarchy(self) -> Hierarchy:
         """The in-memory is_a/instance_of mirror (cached)."""
@@ -158,6 +175,7 @@ class Reasoner:
         self._hierarchy = None
         self._causal = None
         self._parts = None
+        self._vocabulary = None
         self.deducer.invalidate()
         self.linker.invalidate()
         touched = {f.subject for f in report.added} | {f.object for f in report.added if f.object is not None}
@@ -183,6 +201,7 @@ class Reasoner:
         self._hierarchy = None
         self._causal = None
         self._parts = None
+        self._vocabulary = None
         self.deducer.invalidate()
         self.linker.invalidate()
         if before is not None and before._reach is not None:

@@ -187,3 +187,152 @@ PREPOSITIONS: dict[str, tuple[str, ...]] = {
     "из": ("of", "from"),
     "для": ("for",),
 }
+
+
+# -- the knowledge base's own vocabulary -------------------------------------------------------------------------
+# Words that name no relation of their own inside a relation phrase ("is", "was", "does", «был»): the auxiliaries
+# and articles; prepositions are read as particles (vocabulary.PARTICLES).
+_RELATION_FILLER = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "does",
+        "do",
+        "did",
+        "has",
+        "have",
+        "had",
+        "it",
+        "its",
+        "there",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "what",
+        "where",
+        "when",
+        "how",
+        "many",
+        "much",
+        "any",
+        "some",
+        "ли",
+        "же",
+        "был",
+        "была",
+        "было",
+        "были",
+        "есть",
+        "это",
+        "то",
+        "как",
+        "что",
+        "кто",
+        "где",
+        "когда",
+        "какой",
+        "какая",
+        "какое",
+        "какие",
+        "каком",
+        "какого",
+        "какую",
+        "каков",
+        "какова",
+        "каково",
+        "каковы",
+        "сколько",
+        "чем",
+        "чего",
+        "чему",
+        "кем",
+        "ком",
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RelationName:
+    """One way a stored predicate is named: the keys of its content words and its particles."""
+
+    predicate: str
+    words: tuple[str, ...]  # vocabulary.key of each content word ("grow"; «раст»)
+    particles: frozenset[str]  # English particle ends ("in"; «в» -> in/into/at)
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RelationMatch:
+    """A predicate read from a phrase, and how much of the phrase it explains."""
+
+    predicate: str
+    explained: frozenset[int]  # positions of the phrase's words its name explains
+    score: float
+    name: str
+
+
+class KbLexicon:
+    """Every stored predicate and attribute by the words that name it: its id (split on snake_case and CamelCase),
+    its labels and aliases in both languages, in every form (vocabulary.key), with the particle it takes.
+
+    Built from the knowledge base at each load (the Reasoner keeps it with the linker's derived data), so "grows
+    in", «растёт в», «выращивают в» all name `grows_in` when the base labels it so, and "lives in" names
+    `lives_in` from the id alone.
+    """
+
+    def __init__(self, names: dict[str, list[str]]) -> None:
+        """`names`: predicate id -> its labels and aliases (any language)."""
+        from kgbrain.language import split_identifier
+
+        self.entries: dict[str, list[RelationName]] = {}
+        for predicate, texts in names.items():
+            found: list[RelationName] = []
+            for text in dict.fromkeys([split_identifier(predicate), *texts]):
+                name = _relation_name(predicate, text)
+                if name is not None:
+                    found.append(name)
+            self.entries[predicate] = found
+
+    def match(self, words: list[str], *, only: frozenset[str] | None = None) -> list[RelationMatch]:
+        """The predicates the words of a phrase may name, best first: more of the phrase explained, fewer words of
+        the name left unsaid, the particle agreeing."""
+        from kgbrain.reasoning.nlu.vocabulary import PARTICLES, key, same_root
+
+        content = [(i, key(w)) for i, w in enumerate(words) if w not in _RELATION_FILLER and w not in PARTICLES]
+        particles = {i: PARTICLES[w] for i, w in enumerate(words) if w in PARTICLES}
+        best: dict[str, RelationMatch] = {}
+        for predicate, names in self.entries.items():
+            if only is not None and predicate not in only:
+                continue
+            for name in names:
+                hit = frozenset(i for i, k in content if any(same_root(k, n) for n in name.words))
+                if not hit:
+                    continue
+                unsaid = sum(1 for n in name.words if not any(same_root(k, n) for _, k in content))
+                agree = frozenset(i for i, ends in particles.items() if name.particles.intersection(ends))
+                score = len(hit) + 0.5 * len(agree) - 0.3 * unsaid - (0.2 if particles and not agree else 0.0)
+                m = RelationMatch(predicate, hit | agree, score, name.text)
+                if predicate not in best or m.score > best[predicate].score:
+                    best[predicate] = m
+        return sorted(best.values(), key=lambda m: (-m.score, m.predicate))
+
+
+def _relation_name(predicate: str, text: str) -> RelationName | None:
+    from kgbrain.language import words as split_words
+    from kgbrain.reasoning.nlu.vocabulary import PARTICLES, key
+
+    ws = split_words(text)
+    content = tuple(key(w) for w in ws if w not in PARTICLES and w not in _RELATION_FILLER)
+    if not content:
+        return None
+    ends = frozenset(e for w in ws if w in PARTICLES for e in PARTICLES[w])
+    return RelationName(predicate, content, ends, text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from kgbrain.memory.linking import Linker
+from kgbrain.reasoning.nlu.lexicon import KbLexicon
 from kgbrain.reasoning.views.graph import FactGraph
 from kgbrain.reasoning.views.predicates import PredicateTable
 
@@ -28,4 +29,8 @@ class ConceptLinks(Protocol):
 
     def predicates(self) -> PredicateTable:
         """The loaded predicate declarations."""
+        ...
+
+    def vocabulary(self) -> KbLexicon:
+        """Every stored predicate and attribute by the words that name it."""
         ...

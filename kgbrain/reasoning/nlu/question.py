@@ -73,6 +73,7 @@ class Question:
     concepts: tuple[str, ...] = ()
     unresolved: tuple[str, ...] = ()
     linked: bool = False  # set by Reasoner.understand
+    among: str = ""  # a wh-question's class: "Which grape varieties grow in Mosel?" answers grape varieties only
 
     def with_links(self, intent: Intent, concepts: tuple[str, ...], unresolved: tuple[str, ...]) -> Question:
         """This question with its intent refined and its slots linked."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kgbrain.language import lemma, stem
+from kgbrain.language import lemma, stem, words
 from kgbrain.reasoning.nlu.lexicon import EN_VERB_FORMS, PREPOSITIONS, RU_VERB_STEMS
 from kgbrain.reasoning.nlu.links import ConceptLinks
 from kgbrain.reasoning.nlu.question import NORMATIVE, YES_NO, Intent, Question
@@ -123,16 +123,67 @@ _HARMLESS = frozenset(
 
 
 def understand(r: ConceptLinks, q: Question) -> Question:
-    """Link a parsed question's slots to concepts and refine its intent from what they name.
+    """Link a parsed question's slots to concepts and refine its intent from what they name; a question the
+    patterns leave with words unexplained is read again as concepts plus a relation phrase (relations.py).
 
     Raises:
         StoreError: the store failed.
     """
+    found = _understand(r, q)
+    if found.intent is Intent.UNKNOWN or found.unresolved:
+        from kgbrain.reasoning.nlu.relations import read_relation
+
+        reading = read_relation(r, r.vocabulary(), q)
+        if reading is not None:
+            return reading.question
+    if found.intent is Intent.UNKNOWN and found.concepts and not found.unresolved:
+        # "Where does cod spawn?": say which words were not understood, not only that the question was not
+        rest = " ".join(w for w in _uncovered(q.text, r.linker.mentions(q.text)).split() if w not in _WH_WORDS)
+        if rest:
+            return found.with_links(Intent.UNKNOWN, found.concepts, (rest,))
+    return found
+
+
+_WH_WORDS = frozenset(
+    [
+        "where",
+        "when",
+        "why",
+        "which",
+        "whose",
+        "whom",
+        "кто",
+        "где",
+        "когда",
+        "куда",
+        "откуда",
+        "зачем",
+        "чей",
+        "чья",
+        "чьё",
+        "чьи",
+    ]
+)
+
+
+def _understand(r: ConceptLinks, q: Question) -> Question:
     intent = q.intent
     if intent is Intent.DOES:
         return _understand_does(r, q)
     if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION, Intent.COMPARE):
         return _understand_pair(r, q)
+    if intent is Intent.DEFINE and not r.linker.lookup(bare(q.subject)) and not r.linker.ambiguous(bare(q.subject)):
+        # "Who is the grandparent of cid?" names cid and words no name covers: not a definition of cid
+        declared = r.predicates().declared  # "What is wine made from?": made_from is no concept to define
+        mentions = [m for m in r.linker.mentions(bare(q.subject)) if m.concept not in declared]
+        rest = _uncovered(bare(q.subject), mentions)
+        covered = {i for m in mentions for i in range(m.start, m.end)}
+        # a preposition left over ("What is champagne produced by?") is a relation, not part of a name
+        rest = rest or " ".join(w for i, w in enumerate(words(bare(q.subject))) if i not in covered)
+        inside = tuple(dict.fromkeys(m.concept for m in mentions))
+        if rest or not inside:
+            return q.with_links(intent, inside[:1], (rest or q.subject,))
+        return q.with_links(intent, inside[:1], ())
     if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
         found = r.linker.link(bare(q.subject))
         return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
@@ -350,7 +401,8 @@ def link_attribute(r: ConceptLinks, phrase: str) -> tuple[tuple[str, ...], str]:
     """The holder and the attribute a phrase names ("resting potential of a neuron", «потенциал покоя нейрона"
     -> (neuron, resting_potential)); when it does not name both, the concepts found and the words no name covers.
     """
-    declared = r.predicates().declared
+    relations = r.graph().pred_names  # a relation between concepts is no attribute with a value
+    declared = {p for p in r.predicates().declared if p not in relations}
     mentions = r.linker.mentions(phrase)
     attrs = [m.concept for m in mentions if m.concept in declared]
     others = [m.concept for m in mentions if m.concept not in declared]
@@ -379,6 +431,9 @@ def _understand_count(r: ConceptLinks, q: Question) -> Question:
 def _understand_wh(r: ConceptLinks, q: Question) -> Question:
     if q.subject:  # "Which cells divide?"
         concept = _first(r, q.subject)
+        if concept is not None and _whole(r, q.subject) is None and not r.linker.ambiguous(bare(q.subject)):
+            # "Which fish live in rivers?" split as "fish live in" / "rivers": the class slot holds a verb
+            return q.with_links(Intent.WH, (concept,), (q.subject,))
         ability = r.linker.lookup(q.verb) or next(
             (c for form in _infinitives(q.verb) if (c := r.linker.lookup(form))), None
         )
@@ -399,6 +454,8 @@ def _infinitives(verb: str) -> list[str]:
 
 def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
     """The stored predicates a wh-question's verb may mean ("named" -> named_by, "produces" -> produces)."""
+    if graph.predicate_id(verb) >= 0:  # read from a relation phrase: already the stored predicate
+        return {verb}
     v, _, prep = verb.lower().replace("ё", "е").partition(" ")
     names: set[str] = set()
     if language == "ru":

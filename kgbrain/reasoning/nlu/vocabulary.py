@@ -1,0 +1,119 @@
+"""Word keys: how two forms of one word meet, in both languages, without a dictionary of the domain.
+
+A key is the Snowball stem of a word's lemma (pymorphy3 for Russian, the singular for English): «растёт» and
+«растет» and «расти» meet at «раст», "grows" and "grow" at "grow". Keys of one root that derivation moves apart
+(«основан» ~ «основания», "produced" ~ "producer", "boil" ~ "boiling") meet by `same_root`: one key begins the
+other, or they share a long beginning. English participles that no stemmer brings back (grown, made, built) have a
+short table; the knowledge base's own labels and aliases do the rest (lexicon.KbLexicon).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from kgbrain.language import lemma, stem, words
+
+# Irregular English participles and past forms -> the verb (a closed class: the language's, not a domain's).
+_IRREGULAR = {
+    "grown": "grow",
+    "grew": "grow",
+    "made": "make",
+    "built": "build",
+    "known": "know",
+    "knew": "know",
+    "written": "write",
+    "wrote": "write",
+    "given": "give",
+    "gave": "give",
+    "taken": "take",
+    "took": "take",
+    "drunk": "drink",
+    "drank": "drink",
+    "kept": "keep",
+    "held": "hold",
+    "sold": "sell",
+    "bought": "buy",
+    "brought": "bring",
+    "led": "lead",
+    "fed": "feed",
+    "bred": "breed",
+    "born": "born",
+    "eaten": "eat",
+    "ate": "eat",
+    "spoken": "speak",
+    "chosen": "choose",
+    "drawn": "draw",
+    "shown": "show",
+    "seen": "see",
+    "saw": "see",
+    "thrown": "throw",
+    "worn": "wear",
+    "wore": "wear",
+    "stolen": "steal",
+    "frozen": "freeze",
+    "ridden": "ride",
+    "driven": "drive",
+    "begun": "begin",
+    "began": "begin",
+}
+
+# Prepositions and particles that belong to a relation ("lives in", «впадает в»), by the English one a predicate
+# id ends with; Russian ones map to every English one they translate.
+PARTICLES: dict[str, tuple[str, ...]] = {
+    "in": ("in",),
+    "into": ("into", "in"),
+    "inside": ("in",),
+    "at": ("at", "in"),
+    "on": ("on",),
+    "to": ("to",),
+    "from": ("from",),
+    "by": ("by",),
+    "with": ("with",),
+    "of": ("of",),
+    "for": ("for",),
+    "against": ("against",),
+    "after": ("after",),
+    "as": ("as",),
+    "в": ("in", "into", "at"),
+    "во": ("in", "into", "at"),
+    "на": ("on", "in", "at"),
+    "к": ("to",),
+    "ко": ("to",),
+    "от": ("from", "against"),
+    "из": ("from", "of"),
+    "с": ("with", "from"),
+    "со": ("with", "from"),
+    "для": ("for",),
+    "через": ("via", "through"),
+    "у": ("at",),
+    "после": ("after",),
+    "в честь": ("after",),
+}
+
+
+@lru_cache(maxsize=65536)
+def key(word: str) -> str:
+    """The key two forms of one word share: the stem of its lemma."""
+    w = word.lower().replace("ё", "е")
+    w = _IRREGULAR.get(w, w)
+    return stem(lemma(w)) or w
+
+
+def keys(text: str) -> tuple[str, ...]:
+    """The key of every word of a text, in order."""
+    return tuple(key(w) for w in words(text))
+
+
+def same_root(a: str, b: str) -> bool:
+    """Whether two keys are forms or derivations of one root («основа» ~ «основан», "produc" ~ "product")."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 4 and long.startswith(short):
+        return True
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= 5

@@ -422,11 +422,14 @@ def _norm(r: Reasoning, q: Question) -> Answer:
     g = r.graph()
     actions = list(dict.fromkeys(e.object for h in holders for e in g.out(h) if e.predicate in wanted))
     words = f"{q.verb} {q.object}".split()
-    action = best_action(words, q.verb, {a: r.linker.names(a) for a in actions})
+    if len(q.concepts) == 2:  # read by nlu/norms.py: the holder and the action of a stored norm
+        action: str | None = q.concepts[1]
+    else:
+        action = best_action(words, q.verb, {a: r.linker.names(a) for a in actions})
     if action is None:
         data: dict[str, Any] = {"kind": "no_norm", "subject": subject, "verb": q.verb, "checked": list(wanted)}
         return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject,), action="no_answer")
-    checks = r.decide([Claim(subject, p, action) for p in wanted])
+    checks = r.decide([Claim(subject, p, action, q.polarity) for p in wanted])
     check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[0])
     outcome, confidence, steps = check.outcome, check.confidence, list(check.trace.steps)
     data = {

@@ -129,6 +129,11 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     Raises:
         StoreError: the store failed.
     """
+    from kgbrain.reasoning.nlu.norms import read_norm
+
+    norm = read_norm(r, q) if q.intent in NORMATIVE or q.intent not in _NEVER_NORMS else None
+    if norm is not None:
+        return norm
     found = _understand(r, q)
     if found.intent is Intent.UNKNOWN or found.unresolved:
         from kgbrain.reasoning.nlu.relations import read_relation
@@ -143,6 +148,9 @@ def understand(r: ConceptLinks, q: Question) -> Question:
             return found.with_links(Intent.UNKNOWN, found.concepts, (rest,))
     return found
 
+
+# Intents whose patterns leave no room for a modal: a definition or a comparison is never a norm question.
+_NEVER_NORMS = frozenset({Intent.DEFINE, Intent.COMPARE, Intent.LIKE, Intent.RELATION, Intent.VALUE_CHECK})
 
 _WH_WORDS = frozenset(
     [

@@ -86,3 +86,29 @@ def test_words_no_predicate_explains_are_not_guessed(brain: Brain) -> None:
     a = brain.ask("Who is the mayor of Kazan?")
     assert a.confidence == 0.0
     assert "mayor" in a.text.lower()  # not a definition of Kazan
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "outcome"),
+    [
+        ("Must an angler buy a fishing licence?", "obligation", "supported"),
+        ("Does an angler need to buy a licence?", "obligation", "supported"),
+        ("Нужно ли рыболову покупать лицензию?", "obligation", "supported"),
+        ("Обязан ли рыболов купить лицензию?", "obligation", "supported"),
+        ("Is an angler allowed to go fishing at night?", "permission", "refuted"),
+        ("May anglers fish at night?", "permission", "refuted"),
+        ("Можно ли рыболову ночная рыбалка?", "permission", "refuted"),
+        ("Is night fishing forbidden for an angler?", "permission", "supported"),
+    ],
+)
+def test_norms_are_read_from_any_modal(brain: Brain, question: str, intent: str, outcome: str) -> None:
+    a = brain.ask(question)
+    assert a.intent == intent
+    assert a.outcome is not None
+    assert a.outcome.value == outcome
+
+
+def test_a_norm_about_another_action_is_not_an_answer(brain: Brain) -> None:
+    a = brain.ask("Must an angler wear a hat?")
+    assert a.outcome is None or a.outcome.value == "unknown"
+    assert a.confidence < 0.5

@@ -1,0 +1,121 @@
+"""Norm questions in anyone's words: a modal anywhere in the question, a holder the norms are stated for, and
+the action its remaining words name.
+
+«Нужно ли работнику использовать СИЗ?», «Обязан ли работник применять СИЗ?», "Must a worker use PPE?", "Is a
+wine producer allowed to add water?", "Is irrigation allowed in an AOC vineyard?" all ask one stored norm: the
+modal says which predicates (permitted, obliged_to/requires), the holder is the concept named in the question
+that norms are stated for (itself or a class above it), and the action is the holder's norm whose names explain
+the most of the other words («использовать» ~ «использование», "state … on the label" ~ "label alcohol content").
+An action is chosen only when its name explains at least half of those words; otherwise the question is left to
+the patterns, and an unknown action is "no norm", never a neighbour's norm.
+"""
+
+from __future__ import annotations
+
+from kgbrain.language import split_identifier, words
+from kgbrain.reasoning.nlu.links import ConceptLinks
+from kgbrain.reasoning.nlu.question import Intent, Question
+from kgbrain.reasoning.nlu.vocabulary import PARTICLES, key, same_root
+
+NORM_PREDICATES: dict[Intent, tuple[str, ...]] = {
+    Intent.PERMISSION: ("permitted",),
+    Intent.OBLIGATION: ("requires", "obliged_to"),
+}
+# The modals, by what they ask; a prohibition asks the permission turned round (polarity false).
+_PERMISSION = frozenset(
+    {"may", "allowed", "permitted", "ok", "legal", "можно", "разрешено", "разрешается", "допускается", "допустимо"}
+    | {"разрешен", "разрешена", "разрешены", "вправе"}
+)
+_MAYBE_PERMISSION = frozenset({"can", "could", "может", "могут"})  # ability unless the holder has norms
+_OBLIGATION = frozenset(
+    {"must", "should", "required", "obliged", "obligatory", "mandatory", "necessary", "need", "needs", "have"}
+    | {"нужно", "надо", "должен", "должна", "должно", "должны", "обязан", "обязана", "обязаны", "обязательно"}
+    | {"необходимо", "следует", "требуется"}
+)
+_PROHIBITION = frozenset({"forbidden", "prohibited", "banned", "запрещено", "запрещается", "нельзя", "запрещен"})
+_FILLER = frozenset(
+    {"a", "an", "the", "is", "are", "it", "to", "be", "do", "does", "for", "one", "i", "we", "you"}
+    | {"ли", "же", "это", "и", "ему", "им", "ей", "мне", "нам", "вам", "себе"}
+)
+
+
+def read_norm(r: ConceptLinks, q: Question) -> Question | None:
+    """The question as (holder, action) of a stored norm, or None when it names none."""
+    tokens = words(q.text)
+    said = set(tokens)
+    if said & (_OBLIGATION - {"have", "need", "needs"}) or ({"have", "need", "needs"} & said and "to" in said):
+        intent, polarity = Intent.OBLIGATION, True
+    elif said & _PROHIBITION:
+        intent, polarity = Intent.PERMISSION, False
+    elif said & (_PERMISSION | _MAYBE_PERMISSION):
+        intent, polarity = Intent.PERMISSION, True
+    else:
+        return None
+    wanted = NORM_PREDICATES[intent]
+    declared = r.predicates().declared
+    mentions = [m for m in r.linker.mentions(q.text) if m.concept not in declared]
+    for holder_mention in sorted(mentions, key=lambda m: (m.start - m.end, m.start)):
+        actions = _norm_actions(r, holder_mention.concept, wanted)
+        if not actions:
+            continue
+        named = [m.concept for m in mentions if m is not holder_mention and m.concept in actions]
+        if named:
+            return _norm_question(q, intent, polarity, holder_mention.concept, named[0])
+        span = range(holder_mention.start, holder_mention.end)
+        rest = [
+            t
+            for i, t in enumerate(tokens)
+            if i not in span and t not in _FILLER and t not in PARTICLES and not _modal(t) and not t.isdigit()
+        ]
+        action = _best_action(r, rest, actions)
+        if action is not None:
+            return _norm_question(q, intent, polarity, holder_mention.concept, action)
+    return None
+
+
+def _modal(word: str) -> bool:
+    return word in _PERMISSION or word in _MAYBE_PERMISSION or word in _OBLIGATION or word in _PROHIBITION
+
+
+def _norm_question(q: Question, intent: Intent, polarity: bool, holder: str, action: str) -> Question:
+    from dataclasses import replace
+
+    read = replace(q, intent=intent, polarity=polarity, verb="", subject=q.subject or q.text)
+    return read.with_links(intent, (holder, action), ())
+
+
+def _norm_actions(r: ConceptLinks, holder: str, wanted: tuple[str, ...]) -> list[str]:
+    """The objects of the norms stated for `holder` or a class above it."""
+    g = r.graph()
+    seen, todo, found = {holder}, [holder], []
+    while todo:
+        c = todo.pop()
+        if c not in g.index:
+            continue
+        for e in g.out(c):
+            if e.predicate in wanted:
+                found.append(e.object)
+            elif e.predicate in ("is_a", "instance_of") and e.polarity and e.object not in seen:
+                seen.add(e.object)
+                todo.append(e.object)
+    return list(dict.fromkeys(found))
+
+
+def _best_action(r: ConceptLinks, rest: list[str], actions: list[str]) -> str | None:
+    asked = [key(w) for w in rest]
+    if not asked:
+        return None
+    best: tuple[float, str] | None = None
+    for action in actions:
+        for name in [split_identifier(action), *r.linker.names(action)]:
+            parts = [key(w) for w in words(name) if w not in PARTICLES and w not in _FILLER]
+            if not parts:
+                continue
+            hits = sum(1 for a in asked if any(same_root(a, p) for p in parts))
+            if hits * 2 < len(asked):
+                continue
+            unsaid = sum(1 for p in parts if not any(same_root(a, p) for a in asked))
+            score = hits - 0.3 * unsaid
+            if best is None or score > best[0]:
+                best = (score, action)
+    return best[1] if best is not None else None

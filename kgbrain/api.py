@@ -7,7 +7,7 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -627,7 +627,7 @@ class Brain:
             raise InputError(
                 f"the question has {len(question):,} characters; ask at most {MAX_QUESTION_CHARS:,} at a time"
             )
-        return self.cognition.think(question, goal_type=goal_type, priority=priority)
+        return _think(self, question, goal_type, priority)
 
     def check_answer(self, draft: str, *, question: str = "", rules: str | Path | None = None) -> AnswerReport:
         """Check a draft answer written elsewhere: reasoning rules (TOML), claims against the KB, citations.
@@ -871,10 +871,38 @@ def _as_of(brain: Brain, window: Window, timeline: Timeline) -> Brain:
     found.__dict__["_reasoner"] = reasoner
     found.__dict__["_config"] = brain.config
     found.record_actions = brain.record_actions
+    found.__dict__["_whole"] = brain
     while len(kept) >= AS_OF_KEPT:
         kept.pop(next(iter(kept)))
     kept[key] = found
     return found
+
+
+def _think(brain: Brain, question: str, goal_type: str | None, priority: float) -> BrainOutput:
+    """A question with a time in it ("in 2010", «до какого числа») is answered as of that time, or over all time
+    for when a statement starts or stops holding, and its answer says so (output/time_words.py)."""
+    from kgbrain.reasoning.nlu.when import Asks, read_time
+
+    asked = read_time(question)
+    if asked is None:
+        return brain.cognition.think(question, goal_type=goal_type, priority=priority)
+    from kgbrain.output.pipeline import answer_of
+    from kgbrain.output.time_words import evidence_intervals, time_sentence
+    from kgbrain.reasoning.views.timed import TimedStore
+    from kgbrain.timeline import Window
+
+    whole: Brain = brain.__dict__.get("_whole", brain)
+    if asked.asks in (Asks.UNTIL, Asks.SINCE):
+        timed = _as_of(whole, Window.always(), whole._timeline())
+    else:
+        timed = whole.at(asked.when if asked.asks is Asks.AT else None)
+    output = timed.cognition.think(asked.question, goal_type=goal_type, priority=priority)
+    store = timed.store
+    steps = answer_of(output).trace.steps
+    spans = evidence_intervals(steps, store.timeline) if isinstance(store, TimedStore) else []
+    words = time_sentence(asked, output.language, spans)
+    reading = f"{asked.phrase!r} read as {asked.asks.value}{' ' + asked.when if asked.when else ''}"
+    return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
 
 
 def _opened_as_of(opener: Callable[[], Brain], as_of: str) -> Brain:

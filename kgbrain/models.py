@@ -276,6 +276,7 @@ class AskOut(_Out):
     latency_ms: float | None = None
     as_of: str | None = None  # the time asked about (`--as-of`; None: not as of a time)
     intervals: dict[str, str] = {}  # fact id -> validity interval, for the trace's facts that state one
+    reading: str | None = None  # how the question was read when it was answered in another form
 
     @classmethod
     def from_output(cls, output: BrainOutput) -> AskOut:
@@ -308,6 +309,8 @@ class AskOut(_Out):
                 "latency_ms": round(output.total_duration_ms, 2),
                 "as_of": output.as_of,
                 "intervals": output.intervals,
+                "reading": output.reading,
+                **({"question": output.question} if output.question is not None else {}),
             }
         )
 

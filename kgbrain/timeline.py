@@ -51,6 +51,11 @@ class Window:
         return Window.at(datetime.now(timezone.utc), "now")
 
     @staticmethod
+    def always() -> Window:
+        """All time: no fact is outside it (a question about when a statement holds reads every interval)."""
+        return Window(datetime.min.replace(tzinfo=timezone.utc), datetime.max.replace(tzinfo=timezone.utc), "any time")
+
+    @staticmethod
     def parse(text: str) -> Window:
         """`2010` (the year), `2010-05` (the month), `2010-05-03` (the day), an ISO date-time (that instant) or `now`.
 

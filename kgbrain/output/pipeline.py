@@ -54,6 +54,9 @@ class BrainOutput:
     # trace uses that has one (fact id -> "2019-10-07..2023-05-01").
     as_of: str | None = None
     intervals: dict[str, str] = field(default_factory=dict)
+    # The question as asked when it was answered in another form (None: as answered), and how it was read.
+    question: str | None = None
+    reading: str | None = None
 
     @property
     def validation_passed(self) -> bool:

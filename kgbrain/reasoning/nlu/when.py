@@ -1,0 +1,106 @@
+"""Time in a question: "in 2010", «в 2000 году», "still", "currently", "until when", «до какого числа», "since when".
+
+`read_time` finds one time expression, says what it asks (`At`: the question as of a written time; `NOW`: as of
+the present; `UNTIL` / `SINCE`: when the statement stops or starts holding, asked over all time) and gives the
+question without it, in the present tense ("Was Pluto a planet in 2000?" -> "Is Pluto a planet?", «Был ли
+Плутон планетой в 2000 году?» -> «Является ли Плутон планетой?»), which the question readers understand.
+Returns data only; the answer's words about time are output/time_words.py's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Asks(str, Enum):
+    """What the time expression asks."""
+
+    AT = "at"  # as of a written time
+    NOW = "now"  # as of the present ("still", "currently")
+    UNTIL = "until"  # when it stops holding
+    SINCE = "since"  # when it started holding
+
+
+@dataclass(frozen=True, slots=True)
+class TimeInQuestion:
+    """A question's time expression: what it asks, the written time (AT only), and the question without it."""
+
+    asks: Asks
+    when: str | None
+    question: str
+    phrase: str  # the words read as time, as written
+
+
+_DATE = r"(\d{4}(?:-\d{2}(?:-\d{2})?)?)"
+# Order matters: the longer phrase first. Each pattern's group "date" (when present) is the written time.
+_PATTERNS: tuple[tuple[Asks, re.Pattern[str]], ...] = tuple(
+    (asks, re.compile(p, re.IGNORECASE))
+    for asks, p in (
+        (Asks.UNTIL, r"\b(?:until|till|up to) when\b|\bhow long\b|\bby when\b"),
+        (Asks.UNTIL, r"(?<!\w)(?:до какого (?:числа|времени|года|момента|срока)|до каких пор|как долго)(?!\w)"),
+        (Asks.SINCE, r"\b(?:since|from) when\b"),
+        (Asks.SINCE, r"(?<!\w)(?:с какого (?:числа|времени|года|момента)|с каких пор)(?!\w)"),
+        (Asks.AT, rf"\b(?:in|during|as of|on|at)\s+(?:the year\s+)?(?P<date>{_DATE})\b"),
+        (Asks.AT, rf"(?<!\w)(?:в|на|по состоянию на)\s+(?P<date>{_DATE})(?:\s*(?:году|г\.|год))?(?!\w)"),
+        (Asks.NOW, r"\b(?:still|currently|now|at present|today|nowadays)\b"),
+        (
+            Asks.NOW,
+            r"(?<!\w)(?:до сих пор|всё ещё|все ещё|все еще|всё еще|в настоящее время|на данный момент|сейчас)(?!\w)",
+        ),
+    )
+)
+
+# Past tense to present, so the readers of present-tense questions understand it (first word only).
+_TENSE = (
+    (re.compile(r"^\s*was\b", re.IGNORECASE), "Is"),
+    (re.compile(r"^\s*were\b", re.IGNORECASE), "Are"),
+    (re.compile(r"^\s*did\b", re.IGNORECASE), "Does"),
+    (re.compile(r"^\s*(?:был|была|было|были)\s+ли\b", re.IGNORECASE), "Является ли"),
+)
+
+
+def read_time(question: str) -> TimeInQuestion | None:
+    """The question's time expression, or None when it has none."""
+    for asks, pattern in _PATTERNS:
+        m = pattern.search(question)
+        if m is None:
+            continue
+        rest = _tidy(question[: m.start()] + " " + question[m.end() :])
+        when = m.group("date") if "date" in pattern.groupindex else None
+        return TimeInQuestion(asks, when, present(rest), m.group(0))
+    return None
+
+
+# What is left of «До какого числа плутон был планетой?»: a statement, asked as «Является ли плутон планетой?».
+_RU_STATEMENT = re.compile(
+    r"^(?P<subject>[^,?]+?)\s+(?:был|была|было|были|является|являлся|являлась|являлось|являлись|являются)\s+"
+    r"(?P<rest>[^?]+)\?$",
+    re.IGNORECASE,
+)
+
+
+def present(question: str) -> str:
+    """The question with a leading past-tense verb in the present ("Was X a Y?" -> "Is X a Y?"), and a Russian
+    statement with its copula as a yes/no question («плутон был планетой?» -> «Является ли плутон планетой?»)."""
+    for pattern, verb in _TENSE:
+        found = pattern.match(question)
+        if found is not None:
+            return verb + question[found.end() :]
+    m = _RU_STATEMENT.match(question)
+    if m is not None and not re.match(r"^(?:кто|что|какой|какая|какие|где|когда|почему|как)\b", question, re.I):
+        return f"Является ли {m.group('subject')} {m.group('rest')}?"
+    return question
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+([?!.,])", r"\1", text)
+    text = re.sub(r"^[,\s]+|,\s*(?=[?!.]$)", "", text)
+    return text[:1].upper() + text[1:] if text[:1].islower() and question_word(text) else text
+
+
+def question_word(text: str) -> bool:
+    """The text starts with a word a question starts with (its first letter is then capitalised back)."""
+    return bool(re.match(r"^(?:is|are|does|do|was|were|did|who|what|which|when|where|how)\b", text, re.IGNORECASE))

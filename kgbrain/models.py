@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
-from kgbrain.api import MAX_DRAFT_CHARS, MAX_QUESTION_CHARS, Brain, ConceptFacts, Stats
+from kgbrain.api import MAX_QUESTION_CHARS, Brain, ConceptFacts, Stats
 from kgbrain.choices import ConflictStatus, ConflictType, GoalType, VerdictKind, values
 from kgbrain.errors import InvalidRequest
 from kgbrain.ingest.export import fact_row
@@ -555,22 +555,84 @@ class HealthOut(_Out):
 # its option types read the same enums (kgbrain/choices.py) and the library keeps its own guards for Python callers.
 
 MAX_PAGE = 1000  # items in one page of any paged list
+MAX_PAGE_BYTES = 2**20  # a page also stops at about 1 MB of JSON (always at least one item: the cursor moves on)
 MAX_SEARCH = 100  # concepts one search returns
+MAX_PATHS = 100  # causal paths or analogies one why/path/like call returns
 MAX_TOOL_CLAIMS = 100  # claims an MCP call verifies: a verdict with its proof is ~1,500 characters
 MAX_TOOL_FACTS = 1000  # facts an MCP call stores
 MAX_TOOL_RECALL = 200  # facts in one page of the MCP `recall` tool
 MAX_TOOL_CONFLICTS = 100  # conflicts in one page of the MCP `conflicts` tool
+# The budget of one request (issue #22): sizes past which the work or the reply grows beyond what one client may
+# take from a shared server. Measured (bench/faults.py): a 1,000-character claim is decided in well under a second;
+# a 16 KB claim took 18-75 s and a 49,000-character draft 182 s, so a served draft stops at 10,000 characters
+# (`kgbrain check-answer` on the user's own machine keeps the library's 50,000).
+MAX_CLAIM_CHARS = 1000  # a claim sentence, and each field of a claim row
+MAX_SERVED_DRAFT_CHARS = 10_000
+MAX_NAME_CHARS = 500  # concept names, ids, sources, who decides, cursors: names, not documents
+MAX_FILE_NAME_CHARS = 255  # an upload's file name (what file systems allow)
+MAX_VALUE_CHARS = 10_000  # a string anywhere in a fact row
+MAX_ROW_DEPTH = 8  # nesting of lists and objects inside a fact or claim row
+MAX_CLAIMS = 10_000  # claims one HTTP verify streams
+MAX_FACTS = 10_000  # facts one HTTP request stores
+MAX_QUERY_CHARS = 10_000  # a SPARQL query or rule body
+MAX_RULES_CHARS = 50_000  # a check-answer rules TOML file
+MAX_REASON_CHARS = 1000
 _FILLED = r"\S"  # text with something in it: not empty, not only spaces
 
+
+def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A fact or claim row whose strings and nesting stay within the budget (ValueError names the first excess)."""
+    stack: list[tuple[Any, str, int]] = [(row, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_ROW_DEPTH:
+            raise ValueError(f"{where or 'the row'} is nested more than {MAX_ROW_DEPTH} levels deep")
+        if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+            raise ValueError(f"{where} has {len(value):,} characters; at most {MAX_VALUE_CHARS:,}")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if len(str(key)) > MAX_NAME_CHARS:
+                    raise ValueError(f"a key of {len(str(key)):,} characters; at most {MAX_NAME_CHARS:,}")
+                stack.append((item, f"{where}.{key}" if where else str(key), depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{n}]", depth + 1) for n, item in enumerate(value))
+    return row
+
+
+def _bounded_claim(claim: Any) -> dict[str, Any] | str:
+    """A claims-file row or a sentence, each text in it at most MAX_CLAIM_CHARS long."""
+    if isinstance(claim, str):
+        if len(claim) > MAX_CLAIM_CHARS:
+            raise ValueError(f"the sentence has {len(claim):,} characters; at most {MAX_CLAIM_CHARS:,}")
+        return claim
+    if not isinstance(claim, dict):
+        raise ValueError("expected a claim object or a sentence")
+    _bounded_row(claim)
+    for key, value in claim.items():
+        if isinstance(value, str) and len(value) > MAX_CLAIM_CHARS:
+            raise ValueError(f"{key} has {len(value):,} characters; at most {MAX_CLAIM_CHARS:,}")
+    return claim
+
+
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
-Text = Annotated[str, Field(pattern=_FILLED)]
+Text = Annotated[str, Field(pattern=_FILLED, max_length=MAX_NAME_CHARS)]
+Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
+Reason = Annotated[str, Field(max_length=MAX_REASON_CHARS)]
 Question = Annotated[str, Field(pattern=_FILLED, max_length=MAX_QUESTION_CHARS)]
-Draft = Annotated[str, Field(pattern=_FILLED, max_length=MAX_DRAFT_CHARS)]
+Draft = Annotated[str, Field(pattern=_FILLED, max_length=MAX_SERVED_DRAFT_CHARS)]
 DraftQuestion = Annotated[str, Field(max_length=MAX_QUESTION_CHARS)]
 PageLimit = Annotated[int, Field(ge=1, le=MAX_PAGE)]
 SearchLimit = Annotated[int, Field(ge=1, le=MAX_SEARCH)]
-Cursor = Annotated[str | None, Field(description="`next_cursor` of the previous page")]
-Claims = list[dict[str, Any] | str]
+PathLimit = Annotated[int, Field(ge=1, le=MAX_PATHS)]
+Cursor = Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="`next_cursor` of the previous page")]
+# One validator for both shapes, so a bad item gets one message rather than one per arm of a union.
+Claim = Annotated[
+    Any,
+    AfterValidator(_bounded_claim),
+    WithJsonSchema({"anyOf": [{"type": "object"}, {"type": "string", "maxLength": MAX_CLAIM_CHARS}]}),
+]
+Claims = Annotated[list[Claim], Field(max_length=MAX_CLAIMS)]
+Row = Annotated[dict[str, Any], AfterValidator(_bounded_row)]
 AsOf = Annotated[
     str | None,
     Field(
@@ -607,29 +669,29 @@ class CheckAnswerIn(_In):
 
     draft: Draft
     question: DraftQuestion = ""
-    rules: str | None = None
+    rules: Annotated[str | None, Field(max_length=MAX_RULES_CHARS)] = None
     as_of: AsOf = None
 
 
 class FactsIn(_In):
     """`POST /v1/facts`: rows in the facts-file schema, stored all-or-nothing."""
 
-    facts: Annotated[list[dict[str, Any]], Field(min_length=1)]
-    source: str | None = None
+    facts: Annotated[list[Row], Field(min_length=1, max_length=MAX_FACTS)]
+    source: Name | None = None
     trust: Fraction | None = None
 
 
 class RetractIn(_In):
     """`POST /v1/facts/{fact_id}/retract`."""
 
-    by: str = "api"
-    reason: str | None = None
+    by: Name = "api"
+    reason: Reason | None = None
 
 
 class QueryIn(_In):
     """`POST /v1/query`: a SPARQL SELECT or a rule body, answered read-only with reasoning."""
 
-    query: Text
+    query: Annotated[str, Field(pattern=_FILLED, max_length=MAX_QUERY_CHARS)]
     cursor: Cursor = None
     limit: PageLimit = 100
     as_of: AsOf = None
@@ -638,14 +700,14 @@ class QueryIn(_In):
 class ResolveIn(_In):
     """`POST /v1/conflicts/{conflict_id}/resolve`: the fact to keep and who decides."""
 
-    keep: str
-    by: str = "api"
+    keep: Name
+    by: Name = "api"
 
 
 class FactsQuery(_In):
     """`GET /v1/facts?concept=...`: one page of a concept's facts."""
 
-    concept: Annotated[str, Field(pattern=_FILLED, description="id, label or alias")]
+    concept: Annotated[str, Field(pattern=_FILLED, max_length=MAX_NAME_CHARS, description="id, label or alias")]
     cursor: Cursor = None
     limit: PageLimit = 100
     as_of: AsOf = None
@@ -662,8 +724,10 @@ class ConflictsQuery(_In):
     """`GET /v1/conflicts`: one page of the recorded conflicts. `type` and `status` stay text: the library names
     the choices in its message (`Unknown conflict type ...; expected one of ...`)."""
 
-    type: Annotated[str | None, Field(description=", ".join(values(ConflictType)))] = None
-    status: Annotated[str | None, Field(description=" or ".join(values(ConflictStatus)))] = None
+    type: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description=", ".join(values(ConflictType)))] = None
+    status: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description=" or ".join(values(ConflictStatus)))] = (
+        None
+    )
     cursor: Cursor = None
     limit: PageLimit = 50
 
@@ -671,9 +735,14 @@ class ConflictsQuery(_In):
 class LoadQuery(_In):
     """`POST /v1/load?name=...`: how to read the uploaded body."""
 
-    name: Annotated[str, Field(pattern=_FILLED, description="file name; its extension picks the format")]
-    format: Annotated[str | None, Field(description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq")] = None
-    source: Annotated[str | None, Field(description="source for rows without one")] = None
+    name: Annotated[
+        str,
+        Field(pattern=_FILLED, max_length=MAX_FILE_NAME_CHARS, description="file name; its extension picks the format"),
+    ]
+    format: Annotated[
+        str | None, Field(max_length=MAX_NAME_CHARS, description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq")
+    ] = None
+    source: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="source for rows without one")] = None
     trust: Annotated[Fraction | None, Field(description="trust 0..1 for rows without one")] = None
 
 
@@ -681,7 +750,7 @@ class ConceptQuery(_In):
     """`GET /v1/why|like?concept=...`."""
 
     concept: Text
-    limit: Annotated[int, Field(ge=1)] = 5
+    limit: PathLimit = 5
 
 
 class PathQuery(_In):
@@ -689,7 +758,7 @@ class PathQuery(_In):
 
     source: Text
     target: Text
-    limit: Annotated[int, Field(ge=1)] = 5
+    limit: PathLimit = 5
 
 
 # The MCP tools' arguments (tools/list publishes these schemas; a call is validated by the same model).
@@ -705,7 +774,7 @@ class AskTool(_In):
 class VerifyClaimsTool(_In):
     """`verify_claims`."""
 
-    claims: Annotated[Claims, Field(max_length=MAX_TOOL_CLAIMS)]
+    claims: Annotated[list[Claim], Field(max_length=MAX_TOOL_CLAIMS)]
     closed_world: bool = False
     min_confidence: Fraction = 0.0
     as_of: AsOf = None
@@ -722,8 +791,8 @@ class CheckAnswerTool(_In):
 class RememberTool(_In):
     """`remember`."""
 
-    facts: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_TOOL_FACTS)]
-    source: str | None = None  # None: `mcp:<client name>` (the reply says so)
+    facts: Annotated[list[Row], Field(min_length=1, max_length=MAX_TOOL_FACTS)]
+    source: Name | None = None  # None: `mcp:<client name>` (the reply says so)
     trust: Fraction | None = None
 
 
@@ -746,8 +815,8 @@ class SearchConceptsTool(_In):
 class ForgetTool(_In):
     """`forget`."""
 
-    fact_id: str
-    reason: str | None = None
+    fact_id: Name
+    reason: Reason | None = None
 
 
 class ConflictsTool(_In):
@@ -762,7 +831,7 @@ class ConflictsTool(_In):
 class ExplainTool(_In):
     """`explain`."""
 
-    fact_id: str
+    fact_id: Name
 
 
 # -- validation errors, flattened to the project's one-line messages -----------------------------------------
@@ -807,6 +876,8 @@ def _wording(model: type[BaseModel], error: Any, where: str, query_string: bool)
         return "empty"
     if kind in ("too_short", "too_long") and isinstance(given, list):
         return f"no {where} given" if not given else f"at most {ctx['max_length']:,} {where} (got {len(given):,})"
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
     if kind == "string_too_long":
         return f"{len(given):,} characters; at most {ctx['max_length']:,}"
     return str(error["msg"])

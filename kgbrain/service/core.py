@@ -28,6 +28,7 @@ from kgbrain.api import Brain
 from kgbrain.errors import InputError, KgbrainError
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.models import (
+    MAX_PAGE_BYTES,
     AskOut,
     CheckAnswerOut,
     ConceptFactsOut,
@@ -284,21 +285,34 @@ class Service:
         return await self.read(lambda b: StatsOut.from_stats(b.stats()))
 
     async def facts(
-        self, concept: str, *, cursor: str | None = None, limit: int = 100, as_of: str | None = None
+        self,
+        concept: str,
+        *,
+        cursor: str | None = None,
+        limit: int = 100,
+        as_of: str | None = None,
+        max_bytes: int = MAX_PAGE_BYTES,
     ) -> ConceptFactsPageOut:
-        """`kgbrain facts CONCEPT --json`, one page of its facts at a time."""
+        """`kgbrain facts CONCEPT --json`, one page of its facts at a time (at most `limit`, about `max_bytes`)."""
         whole = await self.read(lambda b: ConceptFactsOut.from_concept(b.at(as_of).facts(concept)))
-        items, following = page(whole.facts, cursor, limit, key=("facts", whole.id))
+        items, following = page(whole.facts, cursor, limit, key=("facts", whole.id), max_bytes=max_bytes)
         return ConceptFactsPageOut(
             **{**whole.model_dump(), "facts": items}, total_facts=len(whole.facts), next_cursor=following
         )
 
     async def conflicts(
-        self, *, type: str | None = None, status: str | None = None, cursor: str | None = None, limit: int = 50
+        self,
+        *,
+        type: str | None = None,
+        status: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+        max_bytes: int = MAX_PAGE_BYTES,
     ) -> ConflictsPageOut:
         """`kgbrain conflicts --json`, paged (newest first)."""
         found = await self.read(lambda b: [ConflictOut.from_record(c) for c in b.conflicts(type=type, status=status)])
-        items, following = page(found, cursor, limit, key=("conflicts", type or "", status or ""))
+        key = ("conflicts", type or "", status or "")
+        items, following = page(found, cursor, limit, key=key, max_bytes=max_bytes)
         return ConflictsPageOut(conflicts=items, total=len(found), next_cursor=following)
 
     async def search_concepts(self, text: str, *, limit: int = 10) -> ConceptMatchesOut:

@@ -67,6 +67,7 @@ from kgbrain.service.guard import (
     check_origin,
     check_write_type,
 )
+from kgbrain.service.replies import clip
 
 MAX_BODY = 64 * 2**20  # bytes; uploads of ontologies fit, a runaway client does not
 READ_TIMEOUT_S = 60.0
@@ -162,7 +163,7 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
 
 def _error(status: int, message: str) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse(ErrorOut(error=message).model_dump(), status_code=status, headers=headers)
+    return JSONResponse(ErrorOut(error=clip(message)).model_dump(), status_code=status, headers=headers)
 
 
 def _admit(request: Request, limits: Limits, needed: Scope) -> None:

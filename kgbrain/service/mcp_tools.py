@@ -34,9 +34,11 @@ from kgbrain.models import (
 )
 from kgbrain.service.core import Service
 from kgbrain.service.guard import Refused, Scope, Tokens
+from kgbrain.service.replies import clip
 
 # 25,000 tokens at the ~3 characters a token that Russian text costs; English text stays well under it.
 MAX_RESULT_CHARS = 75_000
+PAGE_BYTES = 50_000  # a recall or conflicts page stops here (at least one item): the cursor always moves on
 
 INSTRUCTIONS = """kgbrain is an explainable knowledge base (Russian and English). Every answer and verdict
 comes with its reasoning trace, the facts and sources used, and a confidence. Use `ask` for questions,
@@ -161,7 +163,9 @@ async def _remember(service: Service, a: RememberTool, client: str) -> str:
 
 
 async def _recall(service: Service, a: RecallTool, client: str) -> str:
-    return await _call(lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit, as_of=a.as_of))
+    return await _call(
+        lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit, as_of=a.as_of, max_bytes=PAGE_BYTES)
+    )
 
 
 async def _search_concepts(service: Service, a: SearchConceptsTool, client: str) -> str:
@@ -173,7 +177,9 @@ async def _forget(service: Service, a: ForgetTool, client: str) -> str:
 
 
 async def _conflicts(service: Service, a: ConflictsTool, client: str) -> str:
-    return await _call(lambda: service.conflicts(status=a.status, type=a.type, cursor=a.cursor, limit=a.limit))
+    return await _call(
+        lambda: service.conflicts(status=a.status, type=a.type, cursor=a.cursor, limit=a.limit, max_bytes=PAGE_BYTES)
+    )
 
 
 async def _explain(service: Service, a: ExplainTool, client: str) -> str:
@@ -276,26 +282,40 @@ async def _call(fn: Callable[[], Awaitable[BaseModel]]) -> str:
 
 
 def _fit_verdicts(verdicts: list[dict[str, Any]]) -> str:
-    """As many verdicts as fit in one reply, in order; the ids of the rest are listed to send again."""
+    """As many verdicts as fit in one reply, in order; the ids of the rest are listed to send again. A verdict too
+    long for any reply on its own is named apart (sending it again would never help)."""
     kept: list[dict[str, Any]] = []
+    too_long: list[str] = []
     size = 200
+    rest: list[str] = []
     for verdict in verdicts:
         line = len(json.dumps(verdict, ensure_ascii=False, default=str)) + 2
-        if size + line > MAX_RESULT_CHARS:
-            break
-        kept.append(verdict)
-        size += line
-    rest = [str(v["id"]) for v in verdicts[len(kept) :]]
+        if line + 400 > MAX_RESULT_CHARS:
+            too_long.append(str(verdict["id"]))
+        elif rest or size + line > MAX_RESULT_CHARS:
+            rest.append(str(verdict["id"]))
+        else:
+            kept.append(verdict)
+            size += line
     data: dict[str, Any] = {"verdicts": kept, "not_returned": rest}
+    notes = []
     if rest:
-        data["note"] = f"{len(rest)} verdicts did not fit in this reply; send those claims again in another call"
+        notes.append(f"{len(rest)} verdicts did not fit in this reply; send those claims again in another call")
+    if too_long:
+        data["too_long"] = too_long
+        notes.append(
+            f"{len(too_long)} verdicts are each too long for any reply (their proofs); verify those claims with "
+            "`kgbrain verify` or POST /v1/verify"
+        )
+    if notes:
+        data["note"] = "; ".join(notes)
     return json.dumps(data, ensure_ascii=False, default=str)
 
 
 def _tool_error(message: str) -> Exception:
     from mcp.server.mcpserver.exceptions import ToolError
 
-    return ToolError(message)
+    return ToolError(clip(message))
 
 
 def run_mcp(

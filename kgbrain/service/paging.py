@@ -9,17 +9,24 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from kgbrain.errors import InputError
 from kgbrain.models import MAX_PAGE as MAX_LIMIT  # the requests' `limit` field says the same
+from kgbrain.models import MAX_PAGE_BYTES
 
 T = TypeVar("T")
 
 
-def page(items: Sequence[T], cursor: str | None, limit: int, *, key: tuple[str, ...]) -> tuple[list[T], str | None]:
-    """The items from `cursor` on (at most `limit`), and the cursor of the next page (None: none left).
+def page(
+    items: Sequence[T], cursor: str | None, limit: int, *, key: tuple[str, ...], max_bytes: int = MAX_PAGE_BYTES
+) -> tuple[list[T], str | None]:
+    """The items from `cursor` on (at most `limit`, and no more than fit in about `max_bytes` of JSON, but always
+    one), and the cursor of the next page (None: none left). Every page but the last moves the cursor on.
 
     Raises:
         InputError: a bad limit, or a cursor that is malformed or belongs to another list.
@@ -27,8 +34,20 @@ def page(items: Sequence[T], cursor: str | None, limit: int, *, key: tuple[str, 
     if not 1 <= limit <= MAX_LIMIT:
         raise InputError(f"field 'limit': {limit!r} is outside 1..{MAX_LIMIT}")
     start = decode(cursor, key) if cursor else 0
-    end = start + limit
-    return list(items[start:end]), encode(end, key) if end < len(items) else None
+    out: list[T] = []
+    size = 0
+    for item in items[start : start + limit]:
+        size += _size(item)
+        if out and size > max_bytes:
+            break
+        out.append(item)
+    end = start + len(out)
+    return out, encode(end, key) if end < len(items) else None
+
+
+def _size(item: Any) -> int:
+    data = item.model_dump() if isinstance(item, BaseModel) else item
+    return len(json.dumps(data, ensure_ascii=False, default=str).encode()) + 1
 
 
 def encode(offset: int, key: tuple[str, ...]) -> str:

@@ -1,0 +1,112 @@
+"""A budget per request (issue #22, items 4-7): inputs capped at the model boundary, replies and errors bounded,
+every failure in the one JSON error shape."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from kgbrain.models import (
+    MAX_CLAIM_CHARS,
+    MAX_SERVED_DRAFT_CHARS,
+    MAX_VALUE_CHARS,
+    CheckAnswerIn,
+    FactsIn,
+    VerifyIn,
+)
+from kgbrain.service.core import Service
+from kgbrain.service.replies import MAX_ERROR_CHARS
+
+MEGABYTE = "x" * 2**20
+
+
+def _refused(r: Any, status: int = 400) -> str:
+    assert r.status_code == status, (r.status_code, r.text[:300])
+    assert r.headers["content-type"].startswith("application/json")
+    body = r.json()
+    assert set(body) == {"error"}
+    assert len(body["error"]) <= MAX_ERROR_CHARS + 60
+    return str(body["error"])
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/verify", {"claims": ["a neuron is a cell " + "x" * MAX_CLAIM_CHARS]}, "claims.0"),
+        ("/v1/verify", {"claims": [{"subject": MEGABYTE, "predicate": "is_a", "object": "cell"}]}, "claims.0"),
+        ("/v1/verify/one", {"claims": ["x" * 16_000]}, "claims.0"),
+        ("/v1/check-answer", {"draft": "Neurons are cells. " * 600}, "draft"),
+        ("/v1/check-answer", {"draft": "ok", "rules": MEGABYTE}, "rules"),
+        ("/v1/facts", {"facts": [{"subject": "a", "predicate": "has_note", "value": MEGABYTE}]}, "facts.0"),
+        ("/v1/facts", {"facts": [{"subject": "a", "predicate": "is_a", "object": "b"}], "source": MEGABYTE}, "source"),
+        ("/v1/query", {"query": MEGABYTE}, "query"),
+    ],
+)
+def test_an_oversized_input_is_refused_at_the_boundary(open_app: TestClient, path: str, body: Any, field: str) -> None:
+    """A 1 MB claim grew a server to 17 GB; a 49,000-character draft took 182 s: refused before any work."""
+    message = _refused(open_app.post(path, json=body))
+    assert message.startswith(f"field {field!r}"), message
+
+
+@pytest.mark.parametrize("path", ["/v1/why", "/v1/like"])
+@pytest.mark.parametrize("limit", ["-1", "0", "101", "99999999999"])
+def test_limits_outside_their_range_are_refused(open_app: TestClient, path: str, limit: str) -> None:
+    assert "field 'limit'" in _refused(open_app.get(path, params={"concept": "neuron", "limit": limit}))
+    r = open_app.get("/v1/path", params={"source": "neuron", "target": "cell", "limit": limit})
+    assert "field 'limit'" in _refused(r)
+
+
+def test_a_long_name_is_refused_and_an_unknown_one_quoted_short(open_app: TestClient) -> None:
+    assert "field 'concept'" in _refused(open_app.get("/v1/facts", params={"concept": "n" * 5000}))
+    # Under the cap the name is quoted, but an error never holds more than a prefix.
+    message = _refused(open_app.get("/v1/facts", params={"concept": "n" * 499}), 404)
+    assert "nnnn" in message
+
+
+def test_the_schemas_publish_the_caps() -> None:
+    assert VerifyIn.model_json_schema()["properties"]["claims"]["items"]["anyOf"][1]["maxLength"] == MAX_CLAIM_CHARS
+    assert CheckAnswerIn.model_json_schema()["properties"]["draft"]["maxLength"] == MAX_SERVED_DRAFT_CHARS
+    assert MAX_VALUE_CHARS == 10_000
+    assert FactsIn.model_json_schema()["properties"]["facts"]["maxItems"] == 10_000
+
+
+def test_mcp_errors_quote_a_prefix_of_a_huge_argument(service: Service) -> None:
+    """A 1 MB argument came back whole in the error (~262k tokens), which the client then rejected."""
+    from mcp import Client
+
+    from kgbrain.service.mcp_tools import build
+
+    async def run() -> list[str]:
+        out = []
+        async with Client(build(service)) as mcp:
+            for name, args in (
+                ("verify_claims", {"claims": [MEGABYTE]}),
+                ("ask", {"question": MEGABYTE}),
+                ("recall", {"concept": MEGABYTE}),
+                ("explain", {"fact_id": MEGABYTE}),
+                ("remember", {"facts": [{"subject": MEGABYTE, "predicate": "is_a", "object": "b"}]}),
+                ("check_answer", {"draft": MEGABYTE}),
+            ):
+                result = await mcp.call_tool(name, args)
+                assert result.is_error, name
+                out.append(str(result.content[0].text))
+        return out
+
+    for text in asyncio.run(run()):
+        assert len(text) <= MAX_ERROR_CHARS + 60, text[:200]
+        assert "field" in text
+
+
+def test_a_verdict_too_long_for_any_reply_is_not_sent_again_forever() -> None:
+    from kgbrain.service.mcp_tools import MAX_RESULT_CHARS, _fit_verdicts
+
+    small = {"id": "1", "proof": []}
+    huge = {"id": "2", "proof": ["p" * MAX_RESULT_CHARS]}
+    data = json.loads(_fit_verdicts([small, huge, {"id": "3", "proof": []}]))
+    assert [v["id"] for v in data["verdicts"]] == ["1", "3"]
+    assert data["too_long"] == ["2"]
+    assert data["not_returned"] == []

@@ -847,11 +847,47 @@ def validated(model: type[In], data: Any, *, query_string: bool = False) -> In:
     Raises:
         InvalidRequest: `data` does not fit the model (the first five problems).
     """
+    _plain(data)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         problems = [_problem(model, e, query_string) for e in exc.errors()[:5]]
         raise InvalidRequest("; ".join(problems)) from None
+
+
+MAX_JSON_DEPTH = 32  # lists and objects inside a request; deeper ones are refused before any code recurses into them
+
+
+def _plain(data: Any) -> None:
+    """Refuse what no field may hold: nesting past MAX_JSON_DEPTH, a NUL, a lone surrogate (JSON's `\\ud800` decodes
+    to one; it cannot be written as UTF-8, so it failed deep inside a write instead of here).
+
+    Raises:
+        InvalidRequest: naming where.
+    """
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidRequest(f"field {where!r}: nested more than {MAX_JSON_DEPTH} levels deep")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                name = f"{where}.{key}" if where else str(key)
+                _plain_text(str(key), name[:60])
+                stack.append((item, name[:200], depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}.{n}", depth + 1) for n, item in enumerate(value))
+        elif isinstance(value, str):
+            _plain_text(value, where or "body")
+
+
+def _plain_text(text: str, where: str) -> None:
+    if "\x00" in text:
+        raise InvalidRequest(f"field {where!r}: contains a NUL character")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidRequest(f"field {where!r}: contains a lone surrogate (not valid Unicode text)") from None
 
 
 def _problem(model: type[BaseModel], error: Any, query_string: bool) -> str:

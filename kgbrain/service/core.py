@@ -338,6 +338,8 @@ class Service:
         """Load one uploaded file (facts, ontology or any format `kgbrain load` reads), all or nothing."""
         if "/" in name or "\\" in name or name.startswith("."):
             raise InputError(f"field 'name': {name!r} must be a plain file name")
+        if len(name.encode("utf-8", "surrogatepass")) > 255:  # what file systems allow, in bytes
+            raise InputError(f"field 'name': {name[:60]!r}... is longer than a file name may be (255 bytes)")
 
         def run(brain: Brain) -> LoadReportOut:
             with request_folder("upload") as folder:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -72,6 +73,7 @@ from kgbrain.service.replies import clip
 MAX_BODY = 64 * 2**20  # bytes; uploads of ontologies fit, a runaway client does not
 READ_TIMEOUT_S = 60.0
 Handler = Callable[[Request], Awaitable[Response]]
+_log = logging.getLogger("kgbrain.service")
 In = TypeVar("In", bound=BaseModel)
 
 
@@ -126,7 +128,8 @@ def create_app(service: Service, limits: Limits | None = None) -> Starlette:
         detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
         return _error(status, f"{request.method} {request.url.path}: {detail}")
 
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    # `Exception`: what escapes a route (a bug) is still answered in the one error shape, never plain text.
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error})
 
 
 # -- the wrapper every route goes through ------------------------------------------------------
@@ -157,6 +160,9 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
             return _error(409, str(exc))
         except KgbrainError as exc:
             return _error(500, str(exc))
+        except Exception as exc:  # the edge: a bug must still answer in the JSON error shape
+            _log.exception("%s %s failed", request.method, request.url.path)
+            return _error(500, f"internal error ({type(exc).__name__}); the server log has the details")
 
     return endpoint
 
@@ -193,6 +199,8 @@ async def _body(request: Request, limits: Limits, model: type[In]) -> In:
         data = json.loads(raw or b"null")
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"request body is not JSON: {exc}") from None
+    except RecursionError:
+        raise InputError("request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise InputError("request body must be a JSON object")
     return validated(model, data)
@@ -238,9 +246,12 @@ async def _verify(service: Service, request: Request, limits: Limits) -> Respons
     async def lines() -> AsyncIterator[str]:
         for verdict in first:
             yield verdict.model_dump_json() + "\n"
-        for chunk in chunks[1:]:
-            for verdict in await decide(chunk):
-                yield verdict.model_dump_json() + "\n"
+        try:
+            for chunk in chunks[1:]:
+                for verdict in await decide(chunk):
+                    yield verdict.model_dump_json() + "\n"
+        except KgbrainError as exc:  # the status line is sent: the failure ends the stream as one error line
+            yield ErrorOut(error=clip(str(exc))).model_dump_json() + "\n"
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 

@@ -8,6 +8,7 @@ with a cursor, batches are capped, and anything still too long is refused with a
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Awaitable, Callable
@@ -38,6 +39,7 @@ from kgbrain.service.replies import clip
 
 # 25,000 tokens at the ~3 characters a token that Russian text costs; English text stays well under it.
 MAX_RESULT_CHARS = 75_000
+_log = logging.getLogger("kgbrain.service")
 PAGE_BYTES = 50_000  # a recall or conflicts page stops here (at least one item): the cursor always moves on
 
 INSTRUCTIONS = """kgbrain is an explainable knowledge base (Russian and English). Every answer and verdict
@@ -106,6 +108,9 @@ def _tool(spec: ToolSpec, service: Service, tokens: Tokens) -> Any:
             raise _tool_error(str(exc)) from None
         except KgbrainError as exc:
             raise _tool_error(str(exc)) from None
+        except Exception as exc:  # the edge: a bug is a short tool error, never the input echoed
+            _log.exception("tool %s failed", spec.name)
+            raise _tool_error(f"internal error ({type(exc).__name__}); the server log has the details") from None
 
     return Tool(
         fn=call,

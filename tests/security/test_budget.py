@@ -110,3 +110,52 @@ def test_a_verdict_too_long_for_any_reply_is_not_sent_again_forever() -> None:
     assert [v["id"] for v in data["verdicts"]] == ["1", "3"]
     assert data["too_long"] == ["2"]
     assert data["not_returned"] == []
+
+
+def _json_error(r: Any, statuses: tuple[int, ...] = (400,)) -> str:
+    assert r.status_code in statuses, (r.status_code, r.text[:300])
+    assert r.headers["content-type"].startswith("application/json"), r.text[:200]
+    assert set(r.json()) == {"error"}
+    return str(r.json()["error"])
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "content"),
+    [
+        ("POST", "/v1/ask", b'{"question": "Is a \\ud800 a cell?"}'),  # a lone surrogate
+        ("POST", "/v1/facts", b'{"facts": [{"subject": "\\udfff", "predicate": "is_a", "object": "b"}]}'),
+        ("POST", "/v1/ask", b'{"question": "Is a neuron\\u0000 a cell?"}'),  # a NUL
+        ("POST", "/v1/ask", b"[" * 100_000 + b"]" * 100_000),  # 100k-deep JSON
+        ("POST", "/v1/verify", b'{"claims": ' + b"[" * 50 + b"]" * 50 + b"}"),
+        ("POST", "/v1/ask", b"\xff\xfe not utf-8"),
+        ("POST", "/v1/load?name=a%00b.jsonl", b'{"subject":"a","predicate":"is_a","object":"b"}\n'),
+        ("POST", "/v1/load?name=" + "x" * 300 + ".jsonl", b'{"subject":"a","predicate":"is_a","object":"b"}\n'),
+        ("POST", "/v1/load?name=" + "ж" * 200 + ".jsonl", b'{"subject":"a","predicate":"is_a","object":"b"}\n'),
+        ("GET", "/v1/facts?concept=%ED%A0%80", b""),
+    ],
+)
+def test_every_failure_is_the_json_error_shape(service: Service, method: str, path: str, content: bytes) -> None:
+    """These were plain-text `Internal Server Error` or a closed connection."""
+    from tests.security.conftest import client
+
+    app = client(service)
+    app.__dict__["raise_server_exceptions"] = False  # as a real server would: answer, never raise
+    before = app.get("/v1/stats").json()["facts"]
+    headers = {"content-type": "application/octet-stream" if path.startswith("/v1/load") else "application/json"}
+    r = app.request(method, path, content=content, headers=headers)
+    _json_error(r, (400, 404))
+    assert app.get("/v1/stats").json()["facts"] == before
+    assert app.get("/healthz").status_code == 200
+
+
+def test_a_bug_behind_a_route_is_still_a_json_error(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.security.conftest import client
+
+    async def broken() -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(service, "stats", broken)
+    app = client(service)
+    app.__dict__["raise_server_exceptions"] = False
+    message = _json_error(app.get("/v1/stats"), (500,))
+    assert "ZeroDivisionError" in message

@@ -524,7 +524,13 @@ def _yes_no(r: Reasoning, q: Question) -> Answer:
     predicate = YES_NO_PREDICATES.get(q.intent.value) or (
         q.verb if q.intent is Intent.DOES else causal_predicate(q.verb)
     )
-    check = r.decide([Claim(s, predicate, o)])[0]
+    if q.intent is Intent.HAS and q.verb and q.verb != predicate:
+        # "Does red wine contain tannins?": the verb's own stored predicate, else has_property
+        checks = r.decide([Claim(s, q.verb, o), Claim(s, predicate, o)])
+        check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[-1])
+        predicate = check.predicate
+    else:
+        check = r.decide([Claim(s, predicate, o)])[0]
     claimed = predicate
     if predicate == "is_a" and concept_rows(r.store, [s])[s].get("kind") == "individual":
         # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).

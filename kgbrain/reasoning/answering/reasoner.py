@@ -123,7 +123,10 @@ class Reasoner:
 
     def _predicate_names(self) -> dict[str, list[str]]:
         # Only the names are persisted (marshal keeps plain data); the word keys are recomputed from them.
-        return {p: self.linker.names(p) for p in sorted({*self.predicates().declared, *self.graph().pred_names})}
+        from kgbrain.reasoning.nlu.lexicon import said_names
+
+        known = sorted({*self.predicates().declared, *self.graph().pred_names})
+        return {p: [*self.linker.names(p), *said_names(p)] for p in known}
 
     def hierarchy(self) -> Hierarchy:
         """The in-memory is_a/instance_of mirror (cached)."""

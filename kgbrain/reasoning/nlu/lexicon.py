@@ -260,6 +260,17 @@ _RELATION_FILLER = frozenset(
 )
 
 
+def said_names(predicate: str) -> list[str]:
+    """How the fixed table says and reads a predicate (running phrases, verb beginnings), as names for the
+    knowledge base's lexicon: «предотвращ» names `prevents` in a base that labels it only in English."""
+    out: list[str] = []
+    for w in WORDS:
+        if w.predicate == predicate:
+            out += [t for t in (w.en, w.ru) if t]
+            out += [*w.ru_stems, *w.en_forms, *w.causal]
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class RelationName:
     """One way a stored predicate is named: the keys of its content words and its particles."""

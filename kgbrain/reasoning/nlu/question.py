@@ -152,6 +152,13 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     (Intent.WH, r"^(?P<p>от|в|к|с|на|из|для)\s+(?:чего|чему|ч[её]м|что|кого|ком|кем)\s+(?P<v>\S+)\s+(?P<o>.+)$"),
     (Intent.WH, r"^(?:кто|что)\s+(?P<v>\S+)\s+(?P<o>.+)$"),
     (Intent.WHY, r"^(?:почему|зачем|отчего)\s+(?P<s>.+)$"),
+    # «Как заморозки приводят к потере урожая?»: the causal chain between the two, as «почему» asks it
+    (
+        Intent.WHY,
+        r"^(?:как|каким\s+образом)\s+(?P<s>.+?)\s+(?:привод(?:ит|ят)|вед(?:ёт|ет|ут)|вызыва(?:ет|ют))\s+(?:к\s+)?(?P<o>.+)$",
+    ),
+    (Intent.IS_A, r"^(?:относ(?:ит|ят)ся\s+ли)\s+(?P<s>.+?)\s+к\s+(?P<o>.+)$"),
+    (Intent.IS_A, r"^(?P<s>.+?)\s+(?:относ(?:ит|ят)ся)\s+к\s+(?P<o>.+?)(?:\s+ли)?$"),
     (Intent.DOES, r"^(?P<v>\S+(?:[еёо]т|[иую]т|[ая]т|[её]тся|ится|[ую]тся|[ая]тся))\s+ли\s+(?P<s>.+)$"),
     (Intent.IS_A, r"^(?P<o>\S+)\s+ли\s+(?P<s>.+)$"),
     (Intent.IS_A, r"^(?P<s>.+?)\s+(?:—|-|это)\s+(?:это\s+)?(?P<o>.+?)(?:\s+ли)?$"),
@@ -223,6 +230,11 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     ),
     (Intent.WH, rf"^(?:who|what)\s+(?:does|do|did)\s+{_A}(?P<o>.+?)\s+(?P<v>\S+)$"),  # What does a neuron transmit?
     (Intent.WH, rf"^(?:who|what)\s+(?P<v>\S+)\s+{_A}(?P<o>.+)$"),
+    (
+        Intent.WHY,  # "How does oxygen exposure lead to browning?": the causal chain between the two
+        rf"^(?:how|in\s+what\s+way)\s+(?:does|do|did|can|could)\s+{_A}(?P<s>.+?)\s+"
+        rf"(?:lead\s+to|cause|result\s+in|trigger|produce|bring\s+about)\s+{_A}(?P<o>.+)$",
+    ),
     (Intent.WHY, r"^why\s+(?P<s>.+)$"),
 )
 _COMPILED = tuple((intent, LazyPattern(p, re.IGNORECASE)) for intent, p in _PATTERNS)
@@ -294,10 +306,24 @@ def parse_question(text: str) -> Question:
             if q.intent in YES_NO or q.intent in (Intent.ANALOGY, Intent.VALUE_CHECK):
                 return replace(q, polarity=False)
     q = _parse(text, lang, clean)
+    if lang == "ru" and q.intent is Intent.UNKNOWN:
+        q = _ru_without_li(text, clean) or q
     negated = _WH_NEGATION.match(q.subject) if q.intent is Intent.WH else None
     if negated:
         return replace(q, subject=negated.group("s"), polarity=False)
     return q
+
+
+_RU_COPULA = re.compile(r"^(?P<s>.+?)\s+(?P<v>явля(?:ет|ют)ся|вход(?:ит|ят))\s+(?P<o>.+)$", re.IGNORECASE)
+
+
+def _ru_without_li(text: str, clean: str) -> Question | None:
+    """«Сидр является вином?»: a Russian yes/no question needs no «ли»; read as «Является ли сидр вином?»."""
+    m = _RU_COPULA.match(clean)
+    if m is None or not text.rstrip().endswith("?"):
+        return None
+    q = _parse(text, "ru", f"{m['v']} ли {m['s']} {m['o']}")
+    return q if q.intent in YES_NO else None
 
 
 def _stated(text: str, lang: str, clean: str) -> Question | None:

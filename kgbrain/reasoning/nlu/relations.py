@@ -117,6 +117,8 @@ def _segmentations(r: ConceptLinks, tokens: list[str], mentions: list[Mention]) 
         concept = r.linker.lookup(shorter)
         if concept is not None:
             out.append([*mentions[:k], Mention(shorter, concept, m.start, m.end - 1), *mentions[k + 1 :]])
+    if len(mentions) > 1:  # "pressure in a champagne bottle": "bottle" is a word of the attribute's name
+        out += [[*mentions[:k], *mentions[k + 1 :]] for k in range(len(mentions))]
     return out
 
 

@@ -134,6 +134,13 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     norm = read_norm(r, q) if q.intent in NORMATIVE or q.intent not in _NEVER_NORMS else None
     if norm is not None:
         return norm
+    if q.intent is Intent.HAS:  # "Does red wine contain tannins?" asks `contains` where the base stores it
+        from kgbrain.reasoning.nlu.relations import read_relation
+
+        reading = read_relation(r, r.vocabulary(), q)
+        if reading is not None and reading.question.intent is Intent.DOES:
+            # kept a has-question, the named predicate asked first (the answering handler decides both)
+            return replace(q, verb=reading.question.verb).with_links(Intent.HAS, reading.question.concepts, ())
     found = _understand(r, q)
     if found.intent is Intent.UNKNOWN or found.unresolved:
         from kgbrain.reasoning.nlu.relations import read_relation

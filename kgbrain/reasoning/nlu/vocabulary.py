@@ -108,6 +108,7 @@ def same_root(a: str, b: str) -> bool:
     """Whether two keys are forms or derivations of one root («основа» ~ «основан», "produc" ~ "product")."""
     if a == b:
         return True
+    a, b = _alternated(a), _alternated(b)
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 4 and long.startswith(short):
         return True
@@ -117,3 +118,16 @@ def same_root(a: str, b: str) -> bool:
             break
         common += 1
     return common >= 5
+
+
+# Consonant alternations between a Russian verb and its noun (родиться ~ рождение, носить ~ ношение,
+# защитить ~ защищение): compared on the verb's consonant.
+_ALTERNATIONS = (("жд", "д"), ("щ", "ст"), ("ш", "с"), ("ж", "з"))
+
+
+def _alternated(k: str) -> str:
+    if not k or not ("\u0400" <= k[0] <= "\u04ff"):
+        return k
+    for new, old in _ALTERNATIONS:
+        k = k.replace(new, old)
+    return k

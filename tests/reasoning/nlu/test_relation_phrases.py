@@ -112,3 +112,29 @@ def test_a_norm_about_another_action_is_not_an_answer(brain: Brain) -> None:
     a = brain.ask("Must an angler wear a hat?")
     assert a.outcome is None or a.outcome.value == "unknown"
     assert a.confidence < 0.5
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome"),
+    [
+        ("Волга является рекой?", "supported"),
+        ("Относится ли щука к рыбам?", "supported"),
+        ("Щука относится к рыбам?", "supported"),
+        ("Does sea water contain salt?", "supported"),
+        ("Содержит ли морская вода соль?", "supported"),
+    ],
+)
+def test_yes_no_in_other_words(brain: Brain, question: str, outcome: str) -> None:
+    a = brain.ask(question)
+    assert a.outcome is not None
+    assert a.outcome.value == outcome
+
+
+@pytest.mark.parametrize(
+    "question", ["How does pollution lead to a fish kill?", "Как загрязнение приводит к гибели рыбы?"]
+)
+def test_how_does_x_lead_to_y_is_the_causal_chain(brain: Brain, question: str) -> None:
+    a = brain.ask(question)
+    assert a.intent == "why"
+    assert a.data["kind"] == "causal_path"
+    assert "oxygen_loss" in a.data["path"]

@@ -45,7 +45,11 @@ PREDICATE_LINKS = frozenset({"inverse_of", "opposite_of", "sub_property_of"})
 PROPERTY_TYPES = frozenset({"functional", "transitive", "symmetric", "inheritable", "not_inheritable"})
 SOURCE_PREDICATES = frozenset({"source_trust"})
 # Rows that carry truth-maintenance records (written by `export`, restored by `load`): value is a JSON object.
-RECORD_PREDICATES = frozenset({"conflict_record", "retraction_record"})
+RECORD_PREDICATES = frozenset(
+    {"conflict_record", "retraction_record", "derivation_record", "rule_record", "rule_order_record"}
+)
+# The field of each record that must equal the row's subject.
+RECORD_KEYS = {"retraction_record": "fact_id"}  # the others: "id"
 CONCEPT_KINDS = frozenset({"class", "individual"})
 # Whether statements with a core predicate hold for sub-classes; any other predicate is inheritable by default.
 CORE_INHERITABLE = {

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from kgbrain.errors import InputError
 from kgbrain.knowledge import Annotation, Authority, Declaration, Fact, Literal, Status
-from kgbrain.ruleset import Rule
+from kgbrain.ruleset import Rule, Superiority
 
 if TYPE_CHECKING:  # pyarrow is imported where Arrow columns are used: verify reads claims without it
     import pyarrow as pa
@@ -287,6 +287,8 @@ class LoadBatch:
     extra: dict[str, int] = field(default_factory=dict)
     # Rules the file states: OWL 2 RL axioms of an ontology (ingest/owl_rules.py)
     rules: list[Rule] = field(default_factory=list)
+    # Superiority between rules (an export's rule_order_record rows)
+    superiority: list[Superiority] = field(default_factory=list)
     # How many of those rules each OWL 2 RL table gave (cax-sco, prp-dom, cls-int1, ...)
     owl2rl: dict[str, int] = field(default_factory=dict)
 
@@ -300,7 +302,8 @@ class LoadBatch:
 
         Rules count: an ontology of property axioms alone (`r owl:propertyChainAxiom (p q)`) states no fact.
         """
-        stated = self.annotations or self.declarations or self.trust_overrides or self.records or self.rules
+        stated = bool(self.annotations or self.declarations or self.trust_overrides or self.records)
+        stated = stated or bool(self.rules or self.superiority)
         return not (len(self.facts) or stated)
 
 

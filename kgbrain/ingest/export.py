@@ -16,7 +16,8 @@ FACT_RANGE = 50_000  # concepts whose facts one export query reads (and sorts) a
 
 
 def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
-    """Every concept annotation, predicate declaration, source trust and fact, as facts-file rows."""
+    """Every concept annotation, predicate declaration, source trust and fact, then the conflict, retraction, rule and
+    derivation records, as facts-file rows."""
     ids: list[str] = []  # every concept id, in order: the facts are read range by range
     for c in store.iterate("export_concepts"):
         ids.append(c["id"])
@@ -46,6 +47,19 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
         yield {"subject": c["id"], "predicate": "conflict_record", "value": _json_record(c)}
     for r in store.iterate("export_retractions"):
         yield {"subject": r["fact_id"], "predicate": "retraction_record", "value": _json_record(r)}
+    yield from _rule_rows(store)
+
+
+def _rule_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
+    """The stored program (rules in load order, then superiority) and every derivation record: without them a
+    reload keeps the derived facts but not why they hold, nor the rules that keep deriving them."""
+    for r in store.iterate("rules_all"):
+        yield {"subject": r["id"], "predicate": "rule_record", "value": _json_record(r)}
+    for o in store.iterate("rules_order_all"):
+        order = {"id": f"{o['stronger']}>{o['weaker']}", **o}
+        yield {"subject": order["id"], "predicate": "rule_order_record", "value": _json_record(order)}
+    for d in store.iterate("export_derivations"):
+        yield {"subject": d["id"], "predicate": "derivation_record", "value": _json_record(d)}
 
 
 def stored_fact_rows(store: GraphStore, ids: list[str] | None = None) -> Iterator[dict[str, Any]]:

@@ -31,6 +31,7 @@ from kgbrain.knowledge import (
     normalize_term,
 )
 from kgbrain.language import detect_language
+from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.schema import ATTR_TABLE, CONCEPT_COLUMNS, CORE_TABLES, FACT_COLUMNS, GENERIC_TABLE
 from kgbrain.timeline import interval_key
@@ -156,6 +157,9 @@ class _Resolver:
             set(pc.unique(pc.filter(facts.arrow("subject"), members)).to_pylist()) if members is not None else set()
         )
         self.individuals |= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "individual"}
+        # A stated `kind: class` wins over the guess from `instance_of` (a class can be a member of a class: a
+        # rule deriving `penguin instance_of flies` must not turn penguin into an individual on reload).
+        self.individuals -= {a.concept for a in batch.annotations if a.kind == "kind" and a.text == "class"}
         self.mapping = self._resolve(names - self.existing.keys() - self.annotated, batch.annotations)
         self._add_existing(set(self.mapping.values()) - self.existing.keys())
         self.individuals = {self.id_of(n) for n in self.individuals}
@@ -314,9 +318,12 @@ def _term_keys(ids: pa.Array, known: dict[str, str]) -> pa.Array:
 
 
 def _write_sources(store: GraphStore, batch: LoadBatch) -> int:
+    # Derived facts name their rule as source (`rule:<id>`); a rule is not a source with a trust of its own, so
+    # reloading an export's derived facts must not add one (only an explicit source_trust row sets one).
     rows = [
         {"name": name, "trust": trust, "authority": batch.source_authority.get(name)}
         for name, trust in sorted(batch.source_trust.items())
+        if not name.startswith(DERIVED_SOURCE_PREFIX) or name in batch.trust_overrides
     ]
     for part in chunks(rows):
         store.run("source_add", rows=list(part))
@@ -367,13 +374,26 @@ def _write_predicates(store: GraphStore, predicates: set[str], declarations: lis
 
 # Exported truth-maintenance records go back as they were, before the load hooks run: conflict detection
 # then finds them recorded and leaves the facts' restored confidences and statuses alone.
-_RESTORE_QUERIES = {"conflict_record": "conflict_restore", "retraction_record": "retraction_restore"}
+_RESTORE_QUERIES = {
+    "conflict_record": "conflict_restore",
+    "retraction_record": "retraction_restore",
+    "derivation_record": "derivation_restore",
+}
 
 
 def _restore_records(store: GraphStore, records: dict[str, list[dict[str, Any]]]) -> None:
     for kind, rows in sorted(records.items()):
         for part in chunks(rows):
-            store.run(_RESTORE_QUERIES[kind], rows=list(part))
+            rows_in = _derivation_table(part) if kind == "derivation_record" else list(part)
+            store.run(_RESTORE_QUERIES[kind], rows=rows_in)
+
+
+def _derivation_table(rows: Iterable[dict[str, Any]]) -> pa.Table:
+    # A list column (the premises) reaches the engine only inside an Arrow table, never in a list of dicts.
+    rows = list(rows)
+    columns = {k: pa.array([r.get(k) for r in rows], pa.string()) for k in ("id", "rule", "fact_id", "status")}
+    premises = pa.array([[str(p) for p in r.get("premises") or []] for r in rows], pa.list_(pa.string()))
+    return pa.table({**columns, "premises": premises})
 
 
 def _fill_fact_ids(facts: FactColumns) -> pa.Array:

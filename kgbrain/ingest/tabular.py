@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import InvalidRow
+from kgbrain.errors import InputError, InvalidRow
 from kgbrain.ingest.batch import LoadBatch
 from kgbrain.ingest.cells import infer_scalar, parse_json_row, parse_stamp, spelled_boolean
 from kgbrain.ingest.formats import Format, facts_format
@@ -28,6 +28,7 @@ from kgbrain.knowledge import (
     DEFAULT_TRUST,
     PREDICATE_LINKS,
     PROPERTY_TYPES,
+    RECORD_KEYS,
     RECORD_PREDICATES,
     SOURCE_PREDICATES,
     Annotation,
@@ -37,6 +38,7 @@ from kgbrain.knowledge import (
     Status,
     is_predicate_name,
 )
+from kgbrain.ruleset import Rule, Superiority
 from kgbrain.timeline import InvalidTime, parse_from, parse_to
 
 FIELDS = frozenset(
@@ -267,10 +269,32 @@ class _RowBuilder:
             record = json.loads(text)
         except json.JSONDecodeError as exc:
             raise self.fail(line, "value", f"a {predicate} holds a JSON object: {exc.msg}") from None
-        key = "id" if predicate == "conflict_record" else "fact_id"
+        key = RECORD_KEYS.get(predicate, "id")
         if not isinstance(record, dict) or record.get(key) != subject:
             raise self.fail(line, "value", f"a {predicate} holds a JSON object whose {key!r} is the subject")
-        self.batch.records.setdefault(predicate, []).append(record)
+        if predicate == "rule_record":
+            self.batch.rules.append(self.rule(line, record))
+        elif predicate == "rule_order_record":
+            self.batch.superiority.append(self.order(line, record))
+        else:
+            self.batch.records.setdefault(predicate, []).append(record)
+
+    def rule(self, line: int, record: dict[str, Any]) -> Rule:
+        from kgbrain.ingest.rule_syntax import parse_rule
+
+        text, origin = record.get("text"), record.get("origin") or ""
+        if not isinstance(text, str) or not isinstance(origin, str):
+            raise self.fail(line, "value", "a rule_record holds the rule's 'text' and 'origin' as strings")
+        try:
+            return parse_rule(text, origin)
+        except InputError as exc:
+            raise self.fail(line, "value", f"the rule_record's text is not a rule: {exc}") from None
+
+    def order(self, line: int, record: dict[str, Any]) -> Superiority:
+        stronger, weaker = record.get("stronger"), record.get("weaker")
+        if not isinstance(stronger, str) or not isinstance(weaker, str):
+            raise self.fail(line, "value", "a rule_order_record holds 'stronger' and 'weaker' rule ids")
+        return Superiority(stronger, weaker)
 
     def annotation(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
         text = self.text(line, row, "value")

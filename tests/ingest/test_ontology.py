@@ -196,6 +196,8 @@ def test_schema_org_gives_one_knowledge_base_from_ttl_nt_and_rdf() -> None:
             rows = [json.loads(line) for line in out.getvalue().splitlines()]
             for row in rows:
                 row.pop("loaded_at", None)
+                if row["predicate"] == "rule_record":  # a rule's origin names the file it came from
+                    row["value"] = {k: v for k, v in json.loads(row["value"]).items() if k != "origin"}
             exports.append(sorted(json.dumps(r, sort_keys=True, ensure_ascii=False) for r in rows))
     assert len(exports[0]) > 1000
     assert exports[0] == exports[1] == exports[2]

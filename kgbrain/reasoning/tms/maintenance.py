@@ -265,9 +265,9 @@ def _save_rules(store: GraphStore, batch: LoadBatch, report: LoadReport) -> tupl
     (thousands of DBpedia's `prp-dom`, say) wait, as every stored rule does, for a load that brings facts of
     their predicates.
     """
-    if not batch.rules:
+    if not batch.rules and not batch.superiority:
         return report, []
-    _, new, _ = save_program(store, Program(tuple(batch.rules)))
+    _, new, _ = save_program(store, Program(tuple(batch.rules), tuple(batch.superiority)))
     report = replace(report, extra={**report.extra, "rules_added": len(new)})
     if not new:
         return report, []

@@ -246,16 +246,25 @@ class Brain:
         fmt: str | None = None,
         progress: LoadProgress | None = None,
     ) -> list[LoadReport]:
-        """Load facts files and ontologies, each file all-or-nothing.
+        """Load facts files and ontologies, all of them or none: a bad file anywhere in `paths` keeps every
+        file out (on a database a server shares with readers, each file is all-or-nothing on its own).
 
         Raises:
-            InputError: a file is missing, of unknown format, or has a bad row (nothing of it is loaded).
-            OntologyError: an ontology cannot be parsed.
-            StoreError: the store failed (the file's transaction was rolled back).
+            InputError: a file is missing, of unknown format, or has a bad row (nothing is loaded).
+            OntologyError: an ontology cannot be parsed (nothing is loaded).
+            StoreError: the store failed (everything was rolled back).
         """
         if trust is not None and not 0.0 <= trust <= 1.0:
             raise InputError(f"--trust {trust!r} is outside 0..1")
-        return [self._load_file(Path(raw), source=source, trust=trust, fmt=fmt, progress=progress) for raw in paths]
+        files = [Path(raw) for raw in paths]
+        for path in files:  # before anything is written
+            if not path.is_file():
+                raise InputError(f"{str(path)!r}: no such file")
+        if len(files) == 1:
+            return [self._load_file(files[0], source=source, trust=trust, fmt=fmt, progress=progress)]
+        expected = sum(path.stat().st_size for path in files)
+        with self.store.atomic(expected_bytes=expected):  # each file's write joins this one
+            return [self._load_file(path, source=source, trust=trust, fmt=fmt, progress=progress) for path in files]
 
     def _load_file(
         self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: LoadProgress | None

@@ -16,6 +16,7 @@ import click
 from kgbrain.choices import ConflictStatus, ConflictType, GoalType, values
 from kgbrain.errors import InputError, KgbrainError
 from kgbrain.ingest import formats
+from kgbrain.store.files import database_files, is_database, same_file
 
 if TYPE_CHECKING:  # start-up counts: each command imports what it uses (pydantic, pyarrow, numpy are slow)
     from kgbrain.api import Brain, LoadProgress
@@ -38,20 +39,35 @@ class _Cli(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            return self._invoke(ctx)
+        except BaseException:
+            _failed(ctx)
+            raise
+
+    def _invoke(self, ctx: click.Context) -> Any:
+        try:
             return super().invoke(ctx)
         except click.BadParameter as exc:  # a command's own option: `export -o /tmp`
             raise _one_line_usage(exc) from None
         except InputError as exc:
             click.echo(f"Error: {_one_line(str(exc))}", err=True)
+            _failed(ctx)  # before ctx.exit, which closes the session
             ctx.exit(2)
         except KgbrainError as exc:
             raise click.ClickException(_one_line(str(exc))) from exc
         except BrokenPipeError:  # `kgbrain export | head`: the reader has all it wanted
             sys.stderr.close()
+            _failed(ctx)
             ctx.exit(1)
         except OSError as exc:  # a full disk, /dev/full, a path under a file: the environment, not a bug
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(_one_line(f"{where}{exc.strerror or exc}")) from exc
+
+
+def _failed(ctx: click.Context) -> None:
+    """Mark the command failed: a knowledge base it created is removed as its session closes."""
+    if isinstance(ctx.obj, Session):
+        ctx.obj.failed = True
 
 
 def _one_line_usage(exc: click.BadParameter) -> click.BadParameter:
@@ -72,18 +88,39 @@ class Session:
 
     def __init__(self, db: Path | None) -> None:
         self.db = db
+        self.failed = False  # set when the command fails: a knowledge base it created is removed again
+        self.demo = False
         self._brain: Brain | None = None
+        self._created: list[Path] = []
 
-    def brain(self, *, write: bool = False) -> Brain:
-        """The knowledge base; read-only unless the command writes (a reader never creates or changes one)."""
+    @property
+    def path(self) -> Path:
+        return self.db or DEFAULT_DB
+
+    def brain(self, *, write: bool = False, create: bool = False) -> Brain:
+        """The knowledge base; read-only unless the command writes (a reader never creates or changes one).
+
+        Only `create` (init, load) makes a new one; any other write to a missing file fails, naming it, so a
+        mistyped --db or a missing ./kgbrain.kuzu never becomes an empty knowledge base that hides the demo.
+        """
         from kgbrain.api import Brain
 
         if self._brain is None:
             if self.db is None and not DEFAULT_DB.exists() and not write:
                 click.echo("Using the bundled demo knowledge base (no --db given and no ./kgbrain.kuzu).", err=True)
+                self.demo = True
                 self._brain = Brain.demo(read_only=True, on_wait=_say_waiting)
+            elif write and not create and not self.path.exists():
+                raise InputError(
+                    f"no knowledge base at {str(self.path)!r}: `kgbrain init` or `kgbrain load FILE` creates one, "
+                    "--db names another (the bundled demo is read-only)"
+                )
             else:
-                self._brain = Brain.open(self.db or DEFAULT_DB, read_only=not write, on_wait=_say_waiting)
+                existed, before = self.path.exists(), database_files(self.path)
+                folder = next((p for p in reversed(self.path.parents) if not p.exists()), None)
+                self._brain = Brain.open(self.path, read_only=not write, on_wait=_say_waiting)
+                if write and not existed:
+                    self._created = [folder] if folder else sorted(database_files(self.path) - before)
         return self._brain
 
     def target(self) -> tuple[Path | None, bool]:
@@ -96,6 +133,20 @@ class Session:
     def close(self) -> None:
         if self._brain is not None:
             self._brain.close()
+        if self.failed:
+            for created in self._created:
+                _remove(created)
+        elif self._created:
+            click.echo(f"Created a new knowledge base at {self.path}.", err=True)
+
+
+def _remove(path: Path) -> None:
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def _say_waiting(message: str) -> None:
@@ -155,7 +206,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 @pass_session
 def init(session: Session) -> None:
     """Create an empty knowledge base (or migrate an older one)."""
-    brain = session.brain(write=True)
+    brain = session.brain(write=True, create=True)
     click.echo(f"Knowledge base ready at {session.db or DEFAULT_DB} (schema version {brain.stats().schema_version}).")
 
 
@@ -175,9 +226,20 @@ def init(session: Session) -> None:
 def load(
     session: Session, files: tuple[Path, ...], source: str | None, trust: float | None, fmt: str | None, as_json: bool
 ) -> None:
-    """Load facts files (JSONL/CSV/TSV) and ontologies, each file all-or-nothing."""
+    """Load facts files (JSONL/CSV/TSV) and ontologies: all of FILES or none of them.
+
+    A bad row, a parse error or a missing file anywhere leaves the knowledge base as it was, every file out.
+    Without --db and ./kgbrain.kuzu, this creates ./kgbrain.kuzu (and says so); a failed load creates nothing.
+    """
     with progress_bar("loading") as progress:
-        reports = session.brain(write=True).load(files, source=source, trust=trust, fmt=fmt, progress=progress)
+        brain = session.brain(write=True, create=True)
+        try:
+            reports = brain.load(files, source=source, trust=trust, fmt=fmt, progress=progress)
+        except KgbrainError as exc:
+            if len(files) == 1:
+                raise
+            kind = InputError if isinstance(exc, InputError) else KgbrainError
+            raise kind(f"{exc}; none of the {len(files)} files was loaded (a load is all of them or none)") from exc
     if as_json:
         from kgbrain.models import LoadReportOut
 
@@ -287,9 +349,22 @@ def export(session: Session, output: Path) -> None:
         session.brain().export(sys.stdout)
         sys.stdout.flush()
         return
+    brain = session.brain()
+    refuse_overwrite(session, output, "-o")
     with whole_file(output) as fh:
-        n = session.brain().export(fh)
+        n = brain.export(fh)
     click.echo(f"{n} rows written", err=True)
+
+
+def refuse_overwrite(session: Session, output: Path, option: str, *inputs: Path) -> None:
+    """Refuse an output file that is the knowledge base, one of its files, any database, or one of the inputs:
+    writing it would destroy what the command reads."""
+    if any(same_file(output, path) for path in inputs):
+        raise InputError(f"{option} {str(output)!r} is the command's input; name another output file")
+    if any(same_file(output, path) for path in database_files(session.path)):
+        raise InputError(f"{option} {str(output)!r} is the knowledge base's own file; name another output file")
+    if is_database(output):
+        raise InputError(f"{option} {str(output)!r} is a knowledge base; it is not overwritten, name another file")
 
 
 @contextmanager
@@ -363,7 +438,11 @@ def engine_options(command: F) -> F:
 @click.argument("claims", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Verdicts file (default stdout).")
 @click.option(
-    "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes, each reading the KB."
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes, each reading the KB (at most the cores this process may use; more run as many as that).",
 )
 @click.option("--closed-world", is_flag=True, help="What cannot be proved is REFUTED (default: NOT_ENOUGH_INFO).")
 @click.option(
@@ -397,7 +476,13 @@ def verify(
     (text). Verdicts go to OUTPUT (default stdout) in input order; the summary goes to stdout, or to
     stderr when the verdicts do.
     """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if workers > cores:  # more processes than cores only add memory and switching
+        click.echo(f"--workers {workers}: using {cores}, the cores this process may use.", err=True)
+        workers = cores
     brain = session.brain().at(as_of)
+    if output is not None:
+        refuse_overwrite(session, output, "-o", claims)
     with verify_progress() as progress:
         summary = brain.verify_file(
             claims,
@@ -652,11 +737,32 @@ def ask(
         echo_json(AskOut.from_output(output).model_dump())
         return
     click.echo(output.text)
+    _say_which_base(session, brain, output)
     if show_trace:
         click.echo(output.digest)
         if output.result.selected is not None:
             click.echo("  Chain:")
             _echo_steps(output.result.selected.trace.steps)
+
+
+def _say_which_base(session: Session, brain: Brain, output: Any) -> None:
+    """An unknown concept asked of an empty or a user's knowledge base: say which one answered (on stderr), since
+    the same question answered from the demo before ./kgbrain.kuzu existed."""
+    result = output.result
+    unknown = result.uncertainty.missing_concepts or any(
+        a.data.get("kind") == "unknown_concept" for a in result.answers
+    )
+    if not unknown or session.demo:
+        return
+    facts = brain.stats().facts
+    if facts == 0:
+        click.echo(
+            f"Note: the knowledge base {str(session.path)!r} holds no facts (`kgbrain load FILE` adds some); "
+            "the bundled demo answers only when there is no --db and no ./kgbrain.kuzu.",
+            err=True,
+        )
+    else:
+        click.echo(f"Note: asked of {str(session.path)!r} ({facts:,} facts), not the bundled demo.", err=True)
 
 
 @cli.command("check-answer")

@@ -4,6 +4,9 @@ Connections (`KuzuStore`) run queries on it; the database owns what they share (
 separates `Database` and `Connection`):
 - the buffer pool defaults to 80% of RAM, so it is capped;
 - a second writer is refused by the engine instead of waiting, so a file lock (lock.py) serialises processes;
+- on Ladybug, readers in other processes read the file while a writer works on its working copy (the file is the
+  snapshot from before the write); they only wait for a writer changing the file in place (`hold_readers_off`).
+  Kùzu refuses a read-only open while another process has the file open read-write, so there readers wait;
 - a killed writer leaves a log beside the file that a read-only open refuses to replay (kuzu; ladybug: a killed
   checkpoint's shadow pages, "recovery is pending"), so a reader replays it;
 - the engine's own recovery loses data when a big transaction is killed while it commits, so an all-or-nothing
@@ -20,7 +23,7 @@ from typing import Any
 
 from kgbrain.errors import InputError, StoreError
 from kgbrain.store import engine
-from kgbrain.store.lock import FileLock
+from kgbrain.store.lock import READERS_SUFFIX, FileLock, refuse_if_served
 from kgbrain.store.working_copy import WORK_SUFFIX, check_space, copy_file, fsync, remove_leftovers
 
 DEFAULT_BUFFER_POOL_MB = 1024
@@ -76,6 +79,7 @@ class Database:
         self._lock_timeout_s = lock_timeout_s
         self._on_wait = on_wait
         self._lock: FileLock | None = None
+        self._readers_lock: FileLock | None = None  # readers: shared; a writer changing the file in place: exclusive
         self._handle: Any = None
         self._sessions: list[engine.Session] = []
         if path is not None:
@@ -97,15 +101,42 @@ class Database:
                 if parent is not None and not parent.is_dir():
                     raise NotADirectoryError(20, "Not a directory", str(parent))
                 path.parent.mkdir(parents=True, exist_ok=True)
-            self._lock = self._file_lock(path, shared=self.read_only)
-            self._lock.acquire()
+            if self.read_only and engine.readers_beside_writer():
+                refuse_if_served(path)
+                self._readers_lock = self._file_lock(path, shared=True, suffix=READERS_SUFFIX)
+                self._readers_lock.acquire()
+            else:
+                self._lock = self._file_lock(path, shared=self.read_only)
+                self._lock.acquire()
         except OSError as exc:
-            self._lock = None
+            self._lock = self._readers_lock = None
             where = f" ({exc.filename} is not a directory)" if isinstance(exc, NotADirectoryError) else ""
             raise StoreError(f"cannot open database {str(path)!r}: {exc.strerror or exc}{where}") from exc
 
-    def _file_lock(self, path: Path, *, shared: bool) -> FileLock:
-        return FileLock(path, shared=shared, timeout_s=self._lock_timeout_s, on_wait=self._on_wait)
+    def _file_lock(self, path: Path, *, shared: bool, suffix: str = ".lock") -> FileLock:
+        return FileLock(path, shared=shared, timeout_s=self._lock_timeout_s, on_wait=self._on_wait, suffix=suffix)
+
+    def hold_readers_off(self) -> None:
+        """Before a write that changes the file in place: wait for the readers of other processes to finish, and
+        keep new ones out until the file holds the write (the database closes, or `working_copy` takes over).
+
+        A write in place goes through the engine's log and checkpoint, which a reader in another process does not
+        see consistently; a write on the working copy leaves the file as it was, so readers read on beside it.
+
+        Raises:
+            DatabaseLocked: readers kept the file for the whole lock timeout.
+            StoreError: the lock file cannot be created.
+        """
+        if self.path is None or self.read_only or self.in_working_copy or self._readers_lock is not None:
+            return
+        if not engine.readers_beside_writer():
+            return  # Kùzu: readers wait on the writer's own lock
+        lock = self._file_lock(self.path, shared=False, suffix=READERS_SUFFIX)
+        try:
+            lock.acquire()
+        except OSError as exc:
+            raise StoreError(f"cannot write database {str(self.path)!r}: {exc.strerror or exc}") from exc
+        self._readers_lock = lock
 
     def _open(self, path: Path | None) -> None:
         try:
@@ -130,15 +161,22 @@ class Database:
         """
         self._release_lock()
         try:
-            with self._file_lock(path, shared=False):
+            with (
+                self._file_lock(path, shared=False),
+                self._file_lock(path, shared=False, suffix=READERS_SUFFIX),
+            ):
                 engine.replay_log(path, buffer_pool_mb=self._buffer_pool_mb)
         except (OSError, RuntimeError) as exc:
             raise StoreError(
                 f"database {str(path)!r} holds the log of a write that was killed, and it could not be replayed "
                 f"({exc}); run `kgbrain init` on it where it is writable"
             ) from exc
-        self._lock = self._file_lock(path, shared=True)
-        self._lock.acquire()
+        if engine.readers_beside_writer():
+            self._readers_lock = self._file_lock(path, shared=True, suffix=READERS_SUFFIX)
+            self._readers_lock.acquire()
+        else:
+            self._lock = self._file_lock(path, shared=True)
+            self._lock.acquire()
 
     def _open_engine(self, path: Path | None) -> None:
         self._handle = engine.open_database(path, buffer_pool_mb=self._buffer_pool_mb, read_only=self.read_only)
@@ -186,7 +224,8 @@ class Database:
         path = self.path
         work = path.with_name(path.name + WORK_SUFFIX)
         check_space(path, expected_bytes)
-        self._close_engine()
+        self._close_engine()  # (which checkpoints: the file now holds every write made in place)
+        self._release_readers_lock()  # readers read the file while the write goes to the copy
         self.in_working_copy = True
         try:
             remove_leftovers(path)
@@ -219,6 +258,12 @@ class Database:
         self._release_lock()
 
     def _release_lock(self) -> None:
+        self._release_readers_lock()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+    def _release_readers_lock(self) -> None:
+        if self._readers_lock is not None:
+            self._readers_lock.release()
+            self._readers_lock = None

@@ -53,6 +53,12 @@ def display_name() -> str:
     return {"ladybug": "Ladybug", "kuzu": "Kùzu"}[engine_package.backend_name()]
 
 
+def readers_beside_writer() -> bool:
+    """Another process may open the file read-only while this one has it open read-write (Ladybug; Kùzu refuses
+    with a lock error)."""
+    return engine_package.backend_name() == "ladybug"
+
+
 def _database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) -> Any:
     package = engine_package.load()
     options: dict[str, Any] = {

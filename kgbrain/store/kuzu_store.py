@@ -328,6 +328,7 @@ class KuzuStore:
             if self._in_tx:
                 yield
                 return
+            self.database.hold_readers_off()  # (a no-op on a working copy: readers read on beside it)
             before = self._bump_write_counter(writing=True) if self._counting else None
             self._session.run("BEGIN TRANSACTION", {}, what="BEGIN")
             self._in_tx = True
@@ -461,6 +462,7 @@ class KuzuStore:
         Raises:
             StoreError: the store failed.
         """
+        self.database.hold_readers_off()
         self._bump_write_counter(writing=False)
 
     # -- lifetime ----------------------------------------------------------------------------

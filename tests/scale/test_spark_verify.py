@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kgbrain.api import Brain
+from kgbrain.scale.session import SparkSpec, spark_session
 from tests.conftest import FIXTURES, write_jsonl
+from tests.reasoning.rules.test_bulk_vs_cypher import dense_rows
+from tests.reasoning.rules.test_executor import CLASSES, CONCEPTS, PREDICATES
 
 pytestmark = pytest.mark.spark
 
@@ -83,3 +91,45 @@ def test_spark_verdicts_are_the_embedded_bytes_and_resume(kb: Path, tmp_path: Pa
         b.verify_file(csv, embedded, closed_world=True)
         b.verify_file(csv, spark, closed_world=True, engine="spark", master="local[1]")
         assert spark.read_bytes() == embedded.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    with spark_session(SparkSpec("local[2]")) as session:  # one JVM for every example (verify reuses it)
+        yield session
+
+
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    dense_rows(),
+    st.lists(
+        st.tuples(
+            st.sampled_from(CONCEPTS[:4]),
+            st.sampled_from([*PREDICATES, "is_a", "instance_of"]),
+            st.sampled_from([*CONCEPTS[:4], *CLASSES]),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_random_knowledge_bases_and_claims_give_the_embedded_bytes(
+    spark: Any, rows: list[dict[str, Any]], claims: list[tuple[str, str, str, bool]]
+) -> None:
+    with tempfile.TemporaryDirectory(prefix="kgbrain-spark-") as tmp:
+        folder = Path(tmp)
+        db = folder / "kb.kuzu"
+        with Brain.open(db) as b:
+            b.load([write_jsonl(folder / "facts.jsonl", rows)])
+        lines = [
+            {"id": f"c{i}", "subject": s, "predicate": p, "object": o, "polarity": polarity}
+            for i, (s, p, o, polarity) in enumerate(claims)
+        ]
+        path = write_jsonl(folder / "claims.jsonl", lines)
+        embedded, on_spark = folder / "embedded.jsonl", folder / "spark.jsonl"
+        with Brain.open(db, read_only=True) as b:
+            b.verify_file(path, embedded, batch_size=7)
+            b.verify_file(path, on_spark, batch_size=7, engine="spark", master="local[2]")
+        assert on_spark.read_bytes() == embedded.read_bytes()

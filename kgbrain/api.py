@@ -34,6 +34,8 @@ LoadProgress = Callable[[str, int, int], None]
 LoadHook = Callable[["Brain", "LoadReport"], "Iterable[Fact] | None"]
 
 if TYPE_CHECKING:  # loading imports pyarrow, truth maintenance its own modules: a question needs neither
+    from kgbrain.ingest.batch import LoadBatch
+    from kgbrain.ingest.formats import Format
     from kgbrain.ingest.loader import LoadReport
     from kgbrain.reasoning.tms import resolution as truth
     from kgbrain.reasoning.tms.maintenance import Maintenance
@@ -283,8 +285,7 @@ class Brain:
         if found.kind is Kind.RULES:
             report = self.maintenance.load_rules(path)
         else:
-            read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
-            report = self.maintenance.load(read(path, source=source, trust=trust, fmt=found.name, progress=tick))
+            report = self.maintenance.load(_read(self.store, found, path, source=source, trust=trust, progress=tick))
         tick(total)
         return report
 
@@ -930,8 +931,28 @@ def _detect_conflicts(brain: Brain, report: LoadReport) -> tuple[Fact, ...]:
     return detect_conflicts(brain.store, report)
 
 
+def _read(
+    store: GraphStore,
+    found: Format,
+    path: Path,
+    *,
+    source: str | None,
+    trust: float | None,
+    progress: Callable[[int], None],
+) -> LoadBatch:
+    """Read a facts file or ontology; an RDF reader gets the predicate IRIs the knowledge base holds."""
+    from kgbrain.ingest.formats import Kind
+    from kgbrain.ingest.loader import stored_predicate_iris
+
+    read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
+    known = {"known_predicates": stored_predicate_iris(store)} if found.kind is Kind.ONTOLOGY else {}
+    batch: LoadBatch = read(path, source=source, trust=trust, fmt=found.name, progress=progress, **known)
+    return batch
+
+
 def _query_engine(graph: FactGraph, store: GraphStore, program: Callable[[], Program]) -> QueryEngine:
     """A query engine over the closure of the active facts in `graph` under the strict rules `program` gives."""
+    from kgbrain.ingest.loader import stored_predicate_iris
     from kgbrain.ingest.ontology import load_mapping
     from kgbrain.ingest.rdf_mapping import RdfMapper
     from kgbrain.reasoning.rules.executor import Closure, read_facts
@@ -939,7 +960,8 @@ def _query_engine(graph: FactGraph, store: GraphStore, program: Callable[[], Pro
 
     closure = Closure(read_facts(graph, store))
     closure.run(program())
-    return QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0))
+    known = stored_predicate_iris(store)
+    return QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0, known_predicates=known))
 
 
 def _within_limits(**texts: tuple[str, int]) -> None:

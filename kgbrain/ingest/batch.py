@@ -291,6 +291,9 @@ class LoadBatch:
     superiority: list[Superiority] = field(default_factory=list)
     # How many of those rules each OWL 2 RL table gave (cax-sco, prp-dom, cls-int1, ...)
     owl2rl: dict[str, int] = field(default_factory=dict)
+    # Predicate IRIs this file names for the first time -> their predicate names (identity by IRI: the loader
+    # records them, and every later file and SPARQL query resolves that IRI to the same name).
+    predicate_iris: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Readers may hand over a plain list of Facts.

@@ -89,6 +89,16 @@ def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
+# Meta keys of the predicate IRIs: `predicate_iri <IRI>` -> the predicate name that IRI was given when first loaded.
+_PREDICATE_IRI = "predicate_iri "
+
+
+def stored_predicate_iris(store: GraphStore) -> dict[str, str]:
+    """Every predicate IRI the knowledge base has loaded -> its predicate name (identity by IRI)."""
+    n = len(_PREDICATE_IRI)
+    return {row["key"][n:]: row["value"] for row in store.run("meta_prefixed", prefix=_PREDICATE_IRI)}
+
+
 def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = None) -> LoadReport:
     """Add a parsed file to the store, all or nothing.
 
@@ -109,6 +119,9 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         added = _write_facts(store, facts, now, check_stored=not first_facts, new_concepts=new_concepts)
         release_arrow_memory()
         _restore_records(store, batch.records)
+        if batch.predicate_iris:
+            named = sorted(batch.predicate_iris.items())
+            store.run("meta_set_many", rows=[{"key": _PREDICATE_IRI + iri, "value": name} for iri, name in named])
     return LoadReport(
         file=batch.file,
         rows_read=batch.rows_read,

@@ -46,6 +46,7 @@ def read_ontology(
     trust: float | None = None,
     fmt: str | None = None,
     progress: Callable[[int], None] | None = None,
+    known_predicates: dict[str, str] | None = None,
 ) -> LoadBatch:
     """Parse an ontology file and map it onto kgbrain's model.
 
@@ -56,6 +57,7 @@ def read_ontology(
         trust: the trust of that source (default 0.5).
         fmt: a `--format` value of an RDF format (ingest/formats.py); taken from the extension when None.
         progress: called with the number of bytes read so far, now and then.
+        known_predicates: the predicate IRIs the knowledge base has loaded, with their names (identity by IRI).
 
     Raises:
         InputError: the format is unknown.
@@ -69,7 +71,13 @@ def read_ontology(
         if progress is not None:
             progress(path.stat().st_size)
     name = source or source_name(path)
-    mapper = RdfMapper(load_mapping(), file=str(path), source=name, trust=DEFAULT_TRUST if trust is None else trust)
+    mapper = RdfMapper(
+        load_mapping(),
+        file=str(path),
+        source=name,
+        trust=DEFAULT_TRUST if trust is None else trust,
+        known_predicates=known_predicates,
+    )
     return mapper.map(triples)
 
 

@@ -113,9 +113,23 @@ class _Out:
 class RdfMapper:
     """Turns the triples of one file into a LoadBatch."""
 
-    def __init__(self, mapping: Mapping, *, file: str, source: str, trust: float) -> None:
-        """Prepare to map one file whose facts get `source` and `trust`."""
+    def __init__(
+        self,
+        mapping: Mapping,
+        *,
+        file: str,
+        source: str,
+        trust: float,
+        known_predicates: dict[str, str] | None = None,
+    ) -> None:
+        """Prepare to map one file whose facts get `source` and `trust`.
+
+        `known_predicates` are the predicate IRIs the knowledge base has loaded already, with their names
+        (ingest/loader.stored_predicate_iris): such an IRI keeps its name, and no other IRI takes it.
+        """
         self.m = mapping
+        self._known = known_predicates or {}
+        self._held = {name: iri for iri, name in self._known.items()}
         self.file = file
         self.source = source
         self.trust = trust
@@ -151,15 +165,26 @@ class RdfMapper:
         return cid
 
     def predicate_names(self, iris: Iterable[str]) -> dict[str, str]:
-        """snake_case names for predicate IRIs, collision-safe within the file and deterministic."""
+        """snake_case names for predicate IRIs: one name per IRI, never one name for two IRIs.
+
+        An IRI the knowledge base knows keeps its stored name. A new IRI gets the snake_case of its local name
+        unless another IRI holds that name (in the knowledge base, or first in this file in IRI order); then the
+        id prefix goes in front (`b.example/name` -> `b_example_name`). The facts-file names (RESERVED_PREDICATES)
+        are never given to an ontology's own property.
+        """
+        names: dict[str, str] = {}
         by_name: dict[str, list[str]] = defaultdict(list)
         for iri in sorted(set(iris)):
-            by_name[self._base_name(iri)].append(iri)
-        names: dict[str, str] = {}
-        taken = {n for n, group in by_name.items() if n not in RESERVED_PREDICATES}
+            known = self._known.get(iri)
+            if known is not None:
+                names[iri] = known
+            else:
+                by_name[self._base_name(iri)].append(iri)
+        taken = {n for n in by_name if n not in RESERVED_PREDICATES} | set(self._held)
         for name, group in sorted(by_name.items()):
             for i, iri in enumerate(group):
-                if i == 0 and (name not in RESERVED_PREDICATES or iri.startswith(KGB)):
+                free = name not in self._held and (name not in RESERVED_PREDICATES or iri.startswith(KGB))
+                if i == 0 and free:
                     names[iri] = name
                     continue
                 prefixed = f"{_predicate_word(self.concept_id(iri).rpartition(':')[0])}_{name}"
@@ -689,6 +714,7 @@ class RdfMapper:
         pred_iris |= {a.predicate for r in out.rules for a in (r.head, *r.body) if isinstance(a, Atom)}
         pred_iris.discard("instance_of")
         names = self.predicate_names(pred_iris)
+        new_iris = {iri: name for iri, name in names.items() if ":" in iri and iri not in self._known}
         source, trust = self.source, self.trust
         facts = _columns(
             [(s, names.get(p, p), o) for s, p, o in out.relations],
@@ -715,6 +741,7 @@ class RdfMapper:
             skipped=dict(sorted(out.skipped.items())),
             rules=rules,
             owl2rl=dict(sorted(Counter(r.id.split(":", 1)[0] for r in rules).items())),
+            predicate_iris=dict(sorted(new_iris.items())),
             extra={
                 "triples_read": triples_read,
                 "triples_mapped": out.mapped,

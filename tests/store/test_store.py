@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Queries whose UNWIND $rows needs typed sample rows for EXPLAIN to bind (NULL rows cannot be unwound).
 SAMPLE_PARAMS = {
+    "meta_set_many": {"rows": [{"key": "k", "value": "v"}]},
     "concept_update_annotations": {
         "rows": [
             {

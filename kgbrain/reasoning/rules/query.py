@@ -6,7 +6,8 @@ them. A SPARQL basic graph pattern becomes a rule body (`?x rdf:type ub:Student`
 both forms; OPTIONAL, FILTER and the solution modifiers work on the (small) solution lists.
 
 IRIs name concepts and predicates as ontology loading names them (ingest/rdf_mapping.py): a concept IRI is
-its `prefix:LocalName` id, a predicate IRI its snake_case local name; `rdf:type` is `instance_of` and
+its `prefix:LocalName` id, a predicate IRI the name it was loaded under (ingest/loader.stored_predicate_iris;
+one never loaded: the name a load would give it); `rdf:type` is `instance_of` and
 `rdfs:subClassOf` is `is_a`. A kgbrain id written as an IRI (`<neuron>`, `<is_a>`) names itself.
 Read-only: nothing here writes.
 """
@@ -82,6 +83,8 @@ class QueryEngine:
         rels = self.closure.relation_index
         if (iri, True) in rels or (iri, False) in rels:
             return iri
+        # by the knowledge base's record of predicate IRIs: an IRI never loaded gets a name no other IRI holds,
+        # so `foaf:name` does not answer with the facts of `ub:name`
         return self.mapper.predicate_names([iri])[iri]
 
     # -- rule bodies ------------------------------------------------------------------------------

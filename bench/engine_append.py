@@ -1,4 +1,8 @@
-"""What Kùzu 0.11.3 does when relationships are appended to a table that holds some: pure kuzu, no kgbrain.
+"""What the store engine does when relationships are appended to a table that holds some: the engine alone.
+
+The engine is the one kgbrain runs on (Ladybug 0.22.0, or Kùzu 0.11.3 with KGBRAIN_BACKEND=kuzu; only
+`kgbrain.store.engine_package` picks it), so runs on the two engines compare. Keep one --dir per engine: neither
+opens the other's files.
 
 A table of 1,000,000 relationships (kgbrain's fact columns) over 200,000 nodes is built once (kept under --dir);
 each case then appends --new relationships (default 100,000) in one transaction, in a process of its own, and
@@ -12,7 +16,7 @@ prints CPU and wall seconds per step. Cases are `base:how:sources[:options]`:
 - options: `noauto` (auto_checkpoint off), `thr1g` (checkpoint_threshold 1 GiB), `nockpt` (no CHECKPOINT
   statement: the close checkpoints).
 
-    python bench/kuzu_append.py [--dir /tmp/kuzu-append] [--new 100000] [CASE ...]
+    python bench/engine_append.py [--dir /tmp/<engine>-append] [--new 100000] [CASE ...]
 """
 
 from __future__ import annotations
@@ -30,9 +34,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import kuzu
 import pyarrow as pa
+
+from kgbrain.store import engine_package
+
+kuzu = engine_package.load()  # the engine package (ladybug or kuzu): same Database / Connection API
 
 N_NODES, N_RELS = 200_000, 1_000_000
 PROPS = (
@@ -87,7 +95,7 @@ def rels(n: int, seed: int, src: list[str], dst: list[str]) -> pa.Table:
     )
 
 
-def schema(conn: kuzu.Connection, tables: list[str], direction: str | None = None) -> None:
+def schema(conn: Any, tables: list[str], direction: str | None = None) -> None:
     conn.execute("CREATE NODE TABLE N(id STRING, PRIMARY KEY(id))")
     for t in tables:
         with_ = f" WITH (storage_direction = '{direction}')" if direction else ""
@@ -189,7 +197,8 @@ def case(folder: Path, name: str, n_new: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "kuzu-append")
+    default_dir = Path(tempfile.gettempdir()) / f"{engine_package.backend_name()}-append"
+    parser.add_argument("--dir", type=Path, default=default_dir)
     parser.add_argument("--new", type=int, default=100_000)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a single case, in this process
     parser.add_argument("cases", nargs="*", default=DEFAULT_CASES)

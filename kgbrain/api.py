@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `thin
     from kgbrain.output.pipeline import BrainOutput, Cognition
 
 if TYPE_CHECKING:
+    from kgbrain.memory.episodes import Episode
     from kgbrain.reasoning.views.timed import Timeline
     from kgbrain.store.engine_migration import MigrationReport
     from kgbrain.timeline import Window
@@ -638,6 +639,57 @@ class Brain:
                 f"the question has {len(question):,} characters; ask at most {MAX_QUESTION_CHARS:,} at a time"
             )
         return _think(self, question, goal_type, priority)
+
+    # -- episodic memory (memory/episodes.py) ---------------------------------------------------
+
+    def record_episode(self, output: BrainOutput, *, channel: str, session: str = "") -> Episode:
+        """Store what was asked and answered (`ask --record`, every question of a conversation).
+
+        Raises:
+            StoreError: the store failed or is read-only.
+        """
+        from kgbrain.memory import episodes
+        from kgbrain.output.pipeline import answer_of
+
+        a = answer_of(output)
+        outcome = a.outcome.value if a.outcome else ""
+        return episodes.record(
+            self.__dict__.get("_whole", self).store, question=output.question or a.question, intent=a.intent,
+            concepts=a.concepts, answer=output.text, outcome=outcome, confidence=output.confidence,
+            fact_ids=a.trace.fact_ids, channel=channel, session=session, as_of=output.as_of or "",
+        )  # fmt: skip
+
+    def history(self, *, concept: str | None = None, since: str | None = None) -> list[Episode]:
+        """Recorded episodes, oldest first: about `concept` (a name or id) when given, asked at or after `since`.
+
+        Raises:
+            UnknownConcept: `concept` matches no concept.
+            InvalidTime: `since` is not a date or date-time.
+        """
+        from kgbrain.memory import episodes
+
+        return episodes.listed(self.store, concept=self.resolve(concept) if concept else "", since=since)
+
+    def forget_episodes(self, before: str) -> int:
+        """Delete the episodes asked before `before` (a date or date-time) with their corrections; how many.
+
+        Raises:
+            InvalidTime: `before` is not a date or date-time.
+            StoreError: the store failed or is read-only.
+        """
+        from kgbrain.memory import episodes
+
+        return episodes.forget_before(self.store, before)
+
+    def correct_episode(self, episode_id: str, text: str, *, by: str) -> str:
+        """Link a person's correction to an episode; the correction's id.
+
+        Raises:
+            InputError: no episode has this id, or the text is empty.
+        """
+        from kgbrain.memory import episodes
+
+        return episodes.correct(self.__dict__.get("_whole", self).store, episode_id, text, by=by)
 
     def check_answer(self, draft: str, *, question: str = "", rules: str | Path | None = None) -> AnswerReport:
         """Check a draft answer written elsewhere: reasoning rules (TOML), claims against the KB, citations.

@@ -708,7 +708,9 @@ def _cognitive_brain(
     "--log-dir", type=click.Path(path_type=Path, file_okay=False), help="Write brain.jsonl, errors.jsonl, digests here."
 )
 @click.option(
-    "--record", is_flag=True, help="Count the chosen action in the stored success history (writes to the KB)."
+    "--record",
+    is_flag=True,
+    help="Store the question and answer as an episode and count the chosen action (writes to the KB).",
 )
 @as_of_option
 @_config_option
@@ -731,6 +733,8 @@ def ask(
     prepare(question)  # Russian morphology loads while the knowledge base opens
     brain = _cognitive_brain(session, config_file, log_dir, record=record)
     output = brain.at(as_of).think(question, goal_type=goal, priority=priority)
+    if record:
+        brain.record_episode(output, channel="cli")
     if as_json:
         from kgbrain.models import AskOut
 
@@ -763,6 +767,44 @@ def _say_which_base(session: Session, brain: Brain, output: Any) -> None:
         )
     else:
         click.echo(f"Note: asked of {str(session.path)!r} ({facts:,} facts), not the bundled demo.", err=True)
+
+
+@cli.command()
+@click.option("--concept", help="Only episodes about this concept (id, label or alias).")
+@click.option("--since", metavar="DATE", help="Only episodes asked at or after this date or date-time.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_session
+def history(session: Session, concept: str | None, since: str | None, as_json: bool) -> None:
+    """List the recorded episodes (questions asked and answered, with corrections), oldest first."""
+    found = session.brain().history(concept=concept, since=since)
+    if as_json:
+        echo_json([e.as_dict() for e in found])
+        return
+    for e in found:
+        click.echo(f"{e.id}  {e.asked_at:%Y-%m-%d %H:%M:%S}  [{e.channel}{' ' + e.session if e.session else ''}]")
+        click.echo(f"  Q: {e.question}\n  A: {e.answer}")
+        for c in e.corrections:
+            click.echo(f"  corrected: {c}")
+    click.echo(f"({len(found)} episode{'s' if len(found) != 1 else ''})", err=True)
+
+
+@cli.command("forget-episodes")
+@click.option("--before", required=True, metavar="DATE", help="Delete the episodes asked before this time.")
+@pass_session
+def forget_episodes(session: Session, before: str) -> None:
+    """Delete recorded episodes asked before DATE, with their corrections (facts are never deleted)."""
+    count = session.brain(write=True).forget_episodes(before)
+    click.echo(f"Forgot {count} episode{'s' if count != 1 else ''} asked before {before}.")
+
+
+@cli.command()
+@click.argument("episode_id")
+@click.argument("text")
+@click.option("--by", default="cli", show_default=True, help="Who corrects.")
+@pass_session
+def correct(session: Session, episode_id: str, text: str, by: str) -> None:
+    """Record a person's correction TEXT of the episode EPISODE_ID (see kgbrain history)."""
+    click.echo(session.brain(write=True).correct_episode(episode_id, text, by=by))
 
 
 @cli.command("check-answer")

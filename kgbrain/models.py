@@ -277,6 +277,9 @@ class AskOut(_Out):
     as_of: str | None = None  # the time asked about (`--as-of`; None: not as of a time)
     intervals: dict[str, str] = {}  # fact id -> validity interval, for the trace's facts that state one
     reading: str | None = None  # how the question was read when it was answered in another form
+    # Episodic evidence retrieval found (earlier recorded answers about the concepts, with corrections): shown,
+    # never proof of a fact.
+    episodes: list[dict[str, Any]] = []
 
     @classmethod
     def from_output(cls, output: BrainOutput) -> AskOut:
@@ -310,6 +313,7 @@ class AskOut(_Out):
                 "as_of": output.as_of,
                 "intervals": output.intervals,
                 "reading": output.reading,
+                "episodes": [e.as_dict() for e in output.result.retrieval.episodes],
                 **({"question": output.question} if output.question is not None else {}),
             }
         )
@@ -486,6 +490,13 @@ class ConceptFactsPageOut(ConceptFactsOut):
 
     total_facts: int
     next_cursor: str | None
+
+
+class RecallOut(ConceptFactsPageOut):
+    """MCP `recall`: a page of a concept's facts and the latest episodes about it (episodic memory: what was
+    asked and answered, with corrections; never proof of a fact)."""
+
+    episodes: list[dict[str, Any]]
 
 
 class ConflictsPageOut(_Out):

@@ -17,6 +17,8 @@ from pathlib import Path
 from kgbrain.config import Config
 from kgbrain.knowledge import Fact, Status
 from kgbrain.language import content_words, local_name, stem, words
+from kgbrain.memory import episodes
+from kgbrain.memory.episodes import Episode
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.persisted import ShardedMap, code_key, data_key, save_sharded
 from kgbrain.store.protocol import GraphStore
@@ -45,6 +47,8 @@ class Retrieval:
     dropped: int = 0  # facts removed by the stage-2 filter
     notes: tuple[str, ...] = ()
     by_fact: dict[str, EvidencePack] = field(default_factory=dict)  # every kept pack, also those past top_k
+    # Episodic evidence (memory/episodes.py): the latest recorded answers about the concepts; never proof.
+    episodes: tuple[Episode, ...] = ()
 
     @property
     def known_fraction(self) -> float:
@@ -262,6 +266,7 @@ class Retriever:
             dropped=len(facts) - len(kept),
             notes=tuple(notes),
             by_fact={p.evidence_id: p for p in packs},
+            episodes=episodes.about(self.store, list(linked)),
         )
 
     def _seeds(

@@ -173,6 +173,7 @@ class TraceBuilder:
             confs = [p.confidence for f in used if f in packs and concept in (p := packs[f]).concept_refs]
             label = names.get(concept, concept)
             memory.append(f"semantic:{label} (conf={max(confs):.2f})" if confs else f"semantic:{label}")
+        memory += [f"episodic:{e.id}" for e in result.retrieval.episodes]
         d = result.decision
         return ExplainabilityTrace(
             trace_id=f"trace_{result.cycle_id.removeprefix('cycle_')}",

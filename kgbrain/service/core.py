@@ -42,6 +42,7 @@ from kgbrain.models import (
     LoadReportOut,
     QueryOut,
     QueryPageOut,
+    RecallOut,
     RetractOut,
     StatsOut,
     VerdictOut,
@@ -299,6 +300,25 @@ class Service:
         return ConceptFactsPageOut(
             **{**whole.model_dump(), "facts": items}, total_facts=len(whole.facts), next_cursor=following
         )
+
+    async def recall(
+        self,
+        concept: str,
+        *,
+        cursor: str | None = None,
+        limit: int = 100,
+        as_of: str | None = None,
+        max_bytes: int = MAX_PAGE_BYTES,
+    ) -> RecallOut:
+        """MCP `recall`: `facts` and the latest episodes about the concept."""
+        found = await self.facts(concept, cursor=cursor, limit=limit, as_of=as_of, max_bytes=max_bytes)
+
+        def run(brain: Brain) -> list[dict[str, Any]]:
+            from kgbrain.memory.episodes import about
+
+            return [e.as_dict() for e in about(brain.store, [found.id])]
+
+        return RecallOut(**found.model_dump(), episodes=await self.read(run))
 
     async def conflicts(
         self,

@@ -169,7 +169,7 @@ async def _remember(service: Service, a: RememberTool, client: str) -> str:
 
 async def _recall(service: Service, a: RecallTool, client: str) -> str:
     return await _call(
-        lambda: service.facts(a.concept, cursor=a.cursor, limit=a.limit, as_of=a.as_of, max_bytes=PAGE_BYTES)
+        lambda: service.recall(a.concept, cursor=a.cursor, limit=a.limit, as_of=a.as_of, max_bytes=PAGE_BYTES)
     )
 
 
@@ -230,7 +230,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         RecallTool,
         _recall,
         "List what the knowledge base knows about one concept: every fact with it as subject or object, with "
-        "source, trust, confidence and status (active, disputed, retracted...). Paged: pass next_cursor to continue.",
+        "source, trust, confidence and status (active, disputed, retracted...), and the latest episodes about it "
+        "(questions asked and answered, with corrections; memory, not proof). Paged: pass next_cursor to continue.",
     ),
     ToolSpec(
         "explain",

@@ -1,4 +1,7 @@
-"""Question-answering accuracy on the QA set (tests/qa): per intent and language, and confident errors.
+"""Question-answering accuracy on the QA set (tests/qa): per set, intent and language, and confident errors.
+
+Each set is reported separately: `seed` (written with the code) and every blind set (tests/qa/blind_*.jsonl,
+written by someone who never saw the code), so a blind score is never hidden inside the seed set's.
 
 Run: `python bench/qa.py [--blocked] [--peer DIR ...]`. A case is right when its answer passes
 tests/qa/judge.py; a wrong answer given with confidence >= 0.7 is counted separately (target: none).
@@ -43,7 +46,7 @@ def _judge() -> Any:
 judge = _judge()
 KB_FILES, is_confident, load_cases, problems = judge.KB_FILES, judge.is_confident, judge.load_cases, judge.problems
 
-Totals = dict[tuple[str, str], list[int]]
+Totals = dict[tuple[str, str, str], list[int]]
 
 
 def main() -> None:
@@ -56,14 +59,14 @@ def main() -> None:
     started = time.perf_counter()
     mine = evaluate(args.blocked, args.verbose)
     if args.raw:
-        print(json.dumps([[k[0], k[1], *v] for k, v in mine.items()]))
+        print(json.dumps([[k[0], k[1], k[2], *v] for k, v in mine.items()]))
         return
     columns = {"kgbrain": mine}
     for peer in args.peer:
         env = {**os.environ, "KGBRAIN_QA_TREE": str(Path(peer).resolve())}
         cmd = [sys.executable, __file__, "--raw", *(["--blocked"] if args.blocked else [])]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-        columns[Path(peer).name] = {(r[0], r[1]): r[2:] for r in json.loads(out.splitlines()[-1])}
+        columns[Path(peer).name] = {(r[0], r[1], r[2]): r[3:] for r in json.loads(out.splitlines()[-1])}
     report(columns)
     mode = "blocked" if args.blocked else "free"
     asked = sum(v[0] for v in mine.values())
@@ -73,7 +76,7 @@ def main() -> None:
 
 
 def evaluate(blocked: bool, verbose: bool) -> Totals:
-    """Ask every question of the QA set; (intent, lang) -> [asked, right, wrong with confidence >= 0.7]."""
+    """Ask every question of the QA set; (set, intent, lang) -> [asked, right, wrong with confidence >= 0.7]."""
     brains = {"demo": Brain.demo(read_only=True)}
     for name, files in KB_FILES.items():
         brains[name] = Brain.open(None)
@@ -85,7 +88,7 @@ def evaluate(blocked: bool, verbose: bool) -> Totals:
     for case in load_cases():
         answer = brains[case.kb].ask(case.q)
         wrong = problems(case, answer)
-        row = totals[(case.intent, case.lang)]
+        row = totals[(case.set, case.intent, case.lang)]
         row[0] += 1
         row[1] += not wrong
         row[2] += bool(wrong) and is_confident(answer)
@@ -95,23 +98,33 @@ def evaluate(blocked: bool, verbose: bool) -> Totals:
 
 
 def report(columns: dict[str, Totals]) -> None:
-    """One row per intent and language: accuracy and wrong answers at confidence >= 0.7, for every tree."""
+    """Per set: one row per intent and language, accuracy and wrong answers at confidence >= 0.7, every tree."""
     names = list(columns)
     head = "".join(f" | {n[:16]:>16}  acc >=0.7" for n in names)
-    print(f"{'intent':<12} {'lang':<4} {'n':>4}{head}")
-    keys = sorted({k for c in columns.values() for k in c})
-    sums = {n: [0, 0, 0] for n in names}
-    for key in keys:
-        n = next(c[key][0] for c in columns.values() if key in c)
-        cells = ""
-        for name in names:
-            asked, good, bad = columns[name].get(key, [n, 0, 0])
-            sums[name] = [a + b for a, b in zip(sums[name], (asked, good, bad), strict=True)]
-            cells += f" | {good / asked:>21.0%} {bad:>5}"
-        print(f"{key[0]:<12} {key[1]:<4} {n:>4}{cells}")
-    total = sums[names[0]][0]
-    cells = "".join(f" | {s[1] / s[0]:>21.0%} {s[2]:>5}" for s in sums.values())
-    print(f"{'all':<12} {'':<4} {total:>4}{cells}")
+    keys = sorted({k for c in columns.values() for k in c}, key=lambda k: (k[0] != "seed", k))
+    for qa_set in dict.fromkeys(k[0] for k in keys):
+        print(f"\n{qa_set}")
+        print(f"{'intent':<12} {'lang':<4} {'n':>4}{head}")
+        sums = {n: [0, 0, 0] for n in names}
+        for key in (k for k in keys if k[0] == qa_set):
+            n = next(c[key][0] for c in columns.values() if key in c)
+            cells = ""
+            for name in names:
+                asked, good, bad = columns[name].get(key, [n, 0, 0])
+                sums[name] = [a + b for a, b in zip(sums[name], (asked, good, bad), strict=True)]
+                cells += f" | {good / asked:>21.0%} {bad:>5}"
+            print(f"{key[1]:<12} {key[2]:<4} {n:>4}{cells}")
+        for lang in ("en", "ru"):
+            cells = ""
+            for name in names:
+                rows = [v for k, v in columns[name].items() if k[0] == qa_set and k[2] == lang]
+                asked, good, bad = (sum(r[i] for r in rows) for i in range(3))
+                cells += f" | {good / max(asked, 1):>21.0%} {bad:>5}"
+            n_lang = sum(v[0] for k, v in columns[names[0]].items() if k[0] == qa_set and k[2] == lang)
+            print(f"{'all':<12} {lang:<4} {n_lang:>4}{cells}")
+        total = sums[names[0]][0]
+        cells = "".join(f" | {s[1] / s[0]:>21.0%} {s[2]:>5}" for s in sums.values())
+        print(f"{'all':<12} {'':<4} {total:>4}{cells}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ FIXTURES = QA_DIR.parent / "fixtures" / "qa"
 KB_FILES: dict[str, tuple[Path, ...]] = {
     "prontoqa": (FIXTURES / "prontoqa.jsonl",),
     "health": (FIXTURES / "health.jsonl",),
+    "wine": (FIXTURES / "wine.jsonl",),  # blind set A's knowledge base (written without the code, 2026-12-02)
 }
 CONFIDENT = 0.7  # a wrong answer at or above this is the worst kind of error
 ABSTAIN_ACTIONS = frozenset({"no_answer", "ask_clarification", "refuse", "report_uncertainty"})
@@ -37,6 +38,7 @@ class Case:
     expect: str
     contains: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
+    set: str = "seed"  # which set the case belongs to: "seed" (written with the code) or a blind set's file name
 
 
 def load_cases() -> list[Case]:
@@ -48,6 +50,7 @@ def load_cases() -> list[Case]:
             row.pop("note", None)
             row["contains"] = tuple(row.get("contains", ()))
             row["absent"] = tuple(row.get("absent", ()))
+            row["set"] = path.stem if path.stem.startswith("blind") else "seed"
             cases.append(Case(**row))
     return cases
 

@@ -34,7 +34,7 @@ from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogies, Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
-from kgbrain.reasoning.nlu.lexicon import KbLexicon
+from kgbrain.reasoning.nlu.lexicon import BROADER, KbLexicon
 from kgbrain.reasoning.nlu.question import Intent, Question, parse_question
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
 from kgbrain.reasoning.nlu.understanding import link_attribute, understand, verb_statement
@@ -294,6 +294,13 @@ class Reasoner:
             out.append(None)
         for i, check in zip(where, self.decide(todo), strict=True):
             out[i] = check
+        # "X contains Y" where nothing is stated with `contains`: decided as the broader has_property
+        again = [(i, c) for i, c in zip(where, todo, strict=True) if c.predicate in BROADER]
+        again = [(i, c) for i, c in again if (decided := out[i]) is not None and decided.outcome is Outcome.UNKNOWN]
+        if again:
+            broader = [Claim(c.subject, BROADER[c.predicate], c.object, c.polarity, c.literal) for _, c in again]
+            for (i, _), check in zip(again, self.decide(broader), strict=True):
+                out[i] = check
         return [c for c in out if c is not None]
 
     def _verb_claim(self, sentence: str, polarity: bool) -> Claim:

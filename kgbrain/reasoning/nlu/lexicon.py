@@ -165,6 +165,9 @@ YES_NO_PREDICATES: dict[str, str] = {
     "part_of": "part_of",
     "can": "can",
 }
+# A predicate a verb names and the broader one decided when the knowledge base states nothing with it: "X
+# contains Y" is `contains` where the base stores that relation, else `has_property` (as "X has Y" is).
+BROADER: dict[str, str] = {"contains": "has_property"}
 # A preposition after a verb and the English one a predicate id ends with (protects_against, located_in).
 PREPOSITIONS: dict[str, tuple[str, ...]] = {
     "against": ("against",),

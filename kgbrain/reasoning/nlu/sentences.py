@@ -63,6 +63,7 @@ _RU: tuple[tuple[str, str, LazyPattern], ...] = (
     ("ru.part-of-member", "part_of", _t(_RU_NOT + r"(?:входит|входят)\s+в(?:\s+состав)?")),
     ("ru.instance-of", "instance_of", _t(_RU_NOT + r"(?:является|являются)\s+(?:экземпляром|примером)")),
     ("ru.is-a", "is_a", _t(_RU_NOT + r"(?:является|являются)")),
+    ("ru.contains", "contains", _t(_RU_NOT + r"(?:содержит|содержат)")),
     ("ru.has", "has_property", _t(_RU_NOT + _RU_VERBS["has_property"])),
     ("ru.can", "can", _t(_RU_NOT + _RU_VERBS["can"])),
     ("ru.causes", "causes", _t(_RU_NOT + _RU_VERBS["causes"])),
@@ -102,6 +103,7 @@ _RU_HAS_U = re.compile(
 _EN: tuple[tuple[str, str, LazyPattern], ...] = (
     ("en.part-of", "part_of", _t(_EN_BE + r"\s+(?:a\s+)?part\s+of")),
     ("en.instance-of", "instance_of", _t(_EN_BE + r"\s+an?\s+instance\s+of")),
+    ("en.contains", "contains", _t(_EN_DO_NOT + r"(?:contains?)")),
     ("en.has", "has_property", _t(_EN_DO_NOT + _EN_VERBS["has_property"])),
     (
         "en.can",

@@ -1008,10 +1008,10 @@ def _query_engine(graph: FactGraph, store: GraphStore, program: Callable[[], Pro
     from kgbrain.ingest.ontology import load_mapping
     from kgbrain.ingest.rdf_mapping import RdfMapper
     from kgbrain.reasoning.rules.executor import Closure, read_facts
-    from kgbrain.reasoning.rules.query import QueryEngine
+    from kgbrain.reasoning.rules.query import QueryEngine, entailment_program
 
     closure = Closure(read_facts(graph, store))
-    closure.run(program())
+    closure.run(entailment_program(program()))
     known = stored_predicate_iris(store)
     return QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0, known_predicates=known))
 

@@ -98,6 +98,7 @@ _BUILTINS = {
     "Builtin_isNUMERIC": "isnumeric",
     "Builtin_sameTerm": "=",
 }
+_SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 _FEATURES = {
     "Union": "UNION",
     "Minus": "MINUS",
@@ -211,10 +212,12 @@ def _term(term: Any) -> PlanTerm:
         return Var("_:" + str(term))  # a blank node in a pattern is a variable that is never projected
     if isinstance(term, URIRef):
         return Iri(str(term))
-    from rdflib.paths import Path
+    from rdflib.paths import MulPath, Path
 
+    if isinstance(term, MulPath) and term.mod == "+" and isinstance(term.path, URIRef) and str(term.path) == _SUBCLASS:
+        return Iri(_SUBCLASS)  # under the entailment regime rdfs:subClassOf is transitive already
     if isinstance(term, Path):
-        raise InputError(f"SPARQL property paths are not supported ({term.n3()})")
+        raise InputError(f"SPARQL property paths are not supported, except rdfs:subClassOf+ ({term.n3()})")
     if isinstance(term, Literal):
         value = term.toPython()
         if isinstance(value, bool | int | float | str):

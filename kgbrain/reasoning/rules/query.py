@@ -26,11 +26,28 @@ from kgbrain.errors import InputError
 from kgbrain.ingest.rdf_mapping import RdfMapper
 from kgbrain.ingest.sparql import Bgp, Iri, Join, LeftJoin, Lit, Operand, Pattern, SelectPlan
 from kgbrain.reasoning.rules.executor import Closure
-from kgbrain.ruleset import Atom, Comparison, Const, Var
+from kgbrain.ruleset import Atom, Comparison, Const, Program, Rule, Var
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDFS_SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 _FIXED_PREDICATES = {RDF_TYPE: "instance_of", RDFS_SUBCLASS: "is_a"}
+
+
+# The entailment regime queries answer under: OWL 2 RL scm-sco (subClassOf is transitive; rdfs:subClassOf is
+# `is_a`). Types are inherited already by each ontology's cax-sco rules; loading keeps `is_a` asserted only,
+# and the hierarchy view closes it for proofs, so a query closes it here.
+ENTAILMENT_RULES = (
+    Rule(
+        "scm-sco:entailment",
+        Atom("is_a", (Var("X"), Var("Z"))),
+        (Atom("is_a", (Var("X"), Var("Y"))), Atom("is_a", (Var("Y"), Var("Z")))),
+    ),
+)
+
+
+def entailment_program(program: Program) -> Program:
+    """`program` with the rules of the entailment regime queries answer under (ENTAILMENT_RULES)."""
+    return Program((*program.rules, *ENTAILMENT_RULES), program.superiority)
 
 
 class ConceptId(str):

@@ -13,6 +13,7 @@ from datetime import timezone
 from typing import TYPE_CHECKING, Any, overload
 
 from kgbrain.errors import InputError
+from kgbrain.ingest.cells import field_too_long
 from kgbrain.knowledge import Annotation, Authority, Declaration, Fact, Literal, Status
 from kgbrain.ruleset import Rule, Superiority
 
@@ -329,6 +330,7 @@ def check_text(batch: LoadBatch) -> None:
     columns["declaration"] = [d.predicate for d in batch.declarations] + [d.value for d in batch.declarations]
     columns["source"] = columns.get("source", []) + list(batch.source_trust)
     for name, values in columns.items():
+        _check_lengths(batch.file, name, values)
         try:
             "\x1f".join(v for v in values if v is not None).encode("utf-8")
         except UnicodeEncodeError:
@@ -336,6 +338,16 @@ def check_text(batch: LoadBatch) -> None:
             raise InputError(
                 f"{batch.file}: field {name!r}: text with a lone surrogate ({bad.encode('utf-8', 'replace')[:60]!r})"
             ) from None
+
+
+def _check_lengths(file: str, name: str, values: list[Any]) -> None:
+    """Refuse an identifier or value longer than a row may hold (the row readers name the line; this catches
+    what an ontology or a column-wise read brings)."""
+    longest = max((v for v in values if isinstance(v, str)), key=len, default="")
+    field = "value" if name in ("lexical", "name") else name
+    if problem := field_too_long(field, longest):
+        where = next(n for n, v in enumerate(values, start=1) if v is longest)
+        raise InputError(f"{file.rsplit('/', 1)[-1]}: fact {where}: field {field!r}: {problem}")
 
 
 def _bad_unicode(text: str) -> bool:

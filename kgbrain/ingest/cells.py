@@ -53,6 +53,22 @@ def parse_stamp(text: str) -> datetime:
 
 # A facts row is one flat object; deeper nesting is refused before json.loads recurses into it.
 MAX_JSON_DEPTH = 8
+# The longest identifier (a subject, predicate, object, source, unit, language, datatype) and the longest value a
+# row may hold: the store keeps a string within its pages, and a 40 MB subject filled the buffer pool.
+MAX_IDENTIFIER_CHARS = 4096
+MAX_VALUE_CHARS = 100_000
+VALUE_FIELDS = frozenset({"value", "text", "comment", "reason", "note"})
+
+
+def field_too_long(name: str, value: object) -> str | None:
+    """Why a row's field is too long to store, or None when it fits."""
+    if not isinstance(value, str) or len(value) <= MAX_IDENTIFIER_CHARS:
+        return None
+    cap = MAX_VALUE_CHARS if name in VALUE_FIELDS else MAX_IDENTIFIER_CHARS
+    if len(value) <= cap:
+        return None
+    kind = "a value" if name in VALUE_FIELDS else "an identifier"
+    return f"{kind} of {len(value):,} characters is too long (at most {cap:,})"
 
 
 def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:
@@ -66,13 +82,23 @@ def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:
     try:
         # One decoder for every row (json.loads builds one per call when given parse_int); json.loads's own
         # message for a leading byte-order mark is kept by letting it see that case.
-        row = json.loads(text, parse_int=_parse_int) if text.startswith("\ufeff") else _DECODER.decode(text)
+        row = (
+            json.loads(text, parse_int=_parse_int, object_pairs_hook=_no_duplicates)
+            if text.startswith("\ufeff")
+            else _DECODER.decode(text)
+        )
     except json.JSONDecodeError as exc:
         raise InvalidRow(file, line, None, f"broken JSON: {exc.msg} at column {exc.colno}") from None
     except _HugeNumber as exc:
         raise InvalidRow(file, line, None, str(exc)) from None
+    except _DuplicateField as exc:
+        raise InvalidRow(file, line, str(exc)[:60], "the field appears twice in the row") from None
     if not isinstance(row, dict):
         raise InvalidRow(file, line, None, "expected a JSON object")
+    if len(text) > MAX_IDENTIFIER_CHARS:
+        for key, value in row.items():
+            if problem := field_too_long(str(key), value):
+                raise InvalidRow(file, line, str(key)[:60], problem)
     if "\\u" in text:  # only a \uD800-style escape can smuggle a lone surrogate past UTF-8 decoding
         for key, value in row.items():
             if not _encodable(key) or (isinstance(value, str) and not _encodable(value)):
@@ -91,7 +117,19 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
-_DECODER = json.JSONDecoder(parse_int=_parse_int)
+class _DuplicateField(ValueError):
+    """A JSON object names one key twice (json would keep the last silently)."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    row = dict(pairs)
+    if len(row) != len(pairs):
+        seen: set[str] = set()
+        raise _DuplicateField(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+    return row
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_no_duplicates)
 
 
 def _encodable(text: str) -> bool:

@@ -21,8 +21,9 @@ import pyarrow.json as pajson
 
 from kgbrain.errors import InvalidRow
 from kgbrain.ingest.batch import FactColumns, LoadBatch, release_arrow_memory
-from kgbrain.ingest.cells import BOOLEANS, infer_scalar, parse_stamp
+from kgbrain.ingest.cells import BOOLEANS, MAX_IDENTIFIER_CHARS, infer_scalar, parse_stamp
 from kgbrain.ingest.formats import Format, Kind, of_file
+from kgbrain.ingest.ntriples import check_gzip_size
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
@@ -83,6 +84,9 @@ def _read_table(path: Path, fmt: Format, fields: frozenset[str]) -> pa.Table:
     # Validity intervals are read row by row (years, months and inclusive end dates need the row reader's rules).
     if not set(table.column_names) <= fields or {"datatype", "valid_from", "valid_to"} & set(table.column_names):
         raise _NotSure
+    for column in table.columns:  # an overlong field: the row reader names its line
+        if pa.types.is_string(column.type) and (pc.max(pc.utf8_length(column)).as_py() or 0) > MAX_IDENTIFIER_CHARS:
+            raise _NotSure
     return table
 
 
@@ -92,10 +96,13 @@ def _may_nest(path: Path) -> bool:
     which refuses deep nesting before parsing. A flat facts file has one `{` a line and no `[`."""
     import gzip
 
-    braces = lines = 0
+    braces = lines = read = 0
     try:
         with gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb") as fh:
             while chunk := fh.read(16 * 2**20):
+                read += len(chunk)
+                if path.suffix == ".gz":
+                    check_gzip_size(path, read)
                 if b"[" in chunk:
                     return True
                 braces += chunk.count(b"{")

@@ -147,6 +147,19 @@ def load_mapping() -> Mapping:
     )
 
 
+def _last_line(path: Path) -> int:
+    """The number of the file's last line (where a parser that ran off the end stopped)."""
+    lines, last = 1, b""
+    try:
+        with open_maybe_gzip(path) as (stream, _):
+            while chunk := stream.read(1 << 20):
+                lines += chunk.count(b"\n")
+                last = chunk[-1:]
+    except (OSError, EOFError, zlib.error):
+        return lines
+    return lines - 1 if last == b"\n" and lines > 1 else lines
+
+
 def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
     import rdflib
     from rdflib.exceptions import ParserError
@@ -194,6 +207,13 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         ) from None
     except ValueError as exc:  # rdflib reports some malformed terms (bad IRIs, literals) this way
         raise OntologyError(f"{path.name}: cannot parse as {rdf_format}: {exc}") from None
+    except (IndexError, AssertionError, KeyError, TypeError) as exc:
+        # rdflib's Turtle/N3 parser indexes past the end of a file cut in the middle of a statement
+        # (`ex:d ex:e ex:f` without its dot, a `"""` never closed, `"x"^^` with no datatype)
+        raise OntologyError(
+            f"{path.name}:{_last_line(path)}: the file ends in the middle of a statement (truncated?); "
+            f"cannot parse as {rdf_format} ({type(exc).__name__})"
+        ) from None
     if rdf_format in _DATASET_FORMATS:
         # the graph a statement sits in is not part of kgbrain's model; a statement in two graphs is one
         with warnings.catch_warnings():

@@ -112,6 +112,28 @@ _FEATURES = {
 }
 
 
+# rdflib's pyparsing grammar recurses about 40 frames per parenthesis: past ~22 levels it overflows Python's stack.
+MAX_NESTING = 16
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of parentheses and braces outside string literals."""
+    depth = deepest = 0
+    quote = ""
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "({[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")}]":
+            depth -= 1
+    return deepest
+
+
 def parse_select(text: str) -> SelectPlan:
     """Parse a SPARQL SELECT query.
 
@@ -122,10 +144,15 @@ def parse_select(text: str) -> SelectPlan:
     from rdflib.plugins.sparql.algebra import translateQuery
     from rdflib.plugins.sparql.parser import parseQuery
 
+    depth = _nesting(text)
+    if depth > MAX_NESTING:  # the parser recurses several frames per level: 3,000 parentheses overflow it
+        raise InputError(f"SPARQL query nested {depth} levels deep (parentheses, braces); at most {MAX_NESTING}")
     try:
         tree = parseQuery(text)
     except ParseException as exc:
         raise InputError(f"SPARQL syntax error at line {exc.lineno}, column {exc.col}: {exc.msg}") from exc
+    except RecursionError:
+        raise InputError("SPARQL query nested too deeply to parse (parentheses, braces)") from None
     _check_prefixes(tree)  # rdflib reports an undeclared prefix as a bare Exception, so look first
     algebra = translateQuery(tree).algebra
     if algebra.name != "SelectQuery":

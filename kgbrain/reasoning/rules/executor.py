@@ -141,8 +141,22 @@ class _Grow:
         return self.data[: self.size]
 
 
-def _join(left: Ints, right: Ints) -> tuple[Ints, Ints]:
-    """Row pairs (i, j) with left[i] == right[j] (a sort-merge equi-join, fully vectorised)."""
+class TooManyRows(InputError):
+    """A query's join would hold more rows than its budget (a cross product of big relations)."""
+
+    def __init__(self, rows: int, limit: int) -> None:
+        super().__init__(
+            f"the query would build {rows:,} intermediate solutions, more than the {limit:,} a query may hold; "
+            "share variables between its patterns or name constants (LIMIT does not bound the work)"
+        )
+
+
+def _join(left: Ints, right: Ints, limit: int | None = None) -> tuple[Ints, Ints]:
+    """Row pairs (i, j) with left[i] == right[j] (a sort-merge equi-join, fully vectorised).
+
+    Raises:
+        TooManyRows: there would be more than `limit` pairs (counted before any is built).
+    """
     if not len(left) or not len(right):
         empty = np.empty(0, dtype=np.int64)
         return empty, empty
@@ -151,6 +165,8 @@ def _join(left: Ints, right: Ints) -> tuple[Ints, Ints]:
     lo = np.searchsorted(ordered, left, "left")
     counts = np.searchsorted(ordered, left, "right") - lo
     total = int(counts.sum())
+    if limit is not None and total > limit:
+        raise TooManyRows(total, limit)
     li = np.repeat(np.arange(len(left), dtype=np.int64), counts)
     starts = np.cumsum(counts) - counts
     ri = order[np.repeat(lo - starts, counts) + np.arange(total, dtype=np.int64)]
@@ -259,6 +275,7 @@ class Closure:
     def __init__(self, facts: Iterable[FactRow | Fact | Mapping[str, Any]]) -> None:
         """Encode the facts (active ones only: the caller filters by status)."""
         self._frozen_terms = False
+        self.max_rows: int | None = None  # a query's budget (match_ids); materialisation joins are not bounded
         self.terms: list[str | tuple[str, str | float]] = []
         self.term_index: dict[str | tuple[str, str | float], int] = {}
         self.numbers: list[float] = []  # per term: its numeric value, or nan
@@ -485,7 +502,10 @@ class Closure:
     def _extend(self, b: _Bindings, atom: Atom, lo: int, hi: int) -> _Bindings:
         tids, cols = self._select(atom, lo, hi)
         shared = [v for v in cols if v in b.columns]
+        limit = self.max_rows
         if not shared:
+            if limit is not None and b.rows * len(tids) > limit:
+                raise TooManyRows(b.rows * len(tids), limit)
             li = np.repeat(np.arange(b.rows, dtype=np.int64), len(tids))
             ri = np.tile(np.arange(len(tids), dtype=np.int64), b.rows)
         else:
@@ -494,7 +514,7 @@ class Closure:
             if len(shared) == 2:
                 lk = lk * self._nt + b.columns[shared[1]]
                 rk = rk * self._nt + cols[shared[1]]
-            li, ri = _join(lk, rk)
+            li, ri = _join(lk, rk, limit)
         out = b.take(li)
         for v, c in cols.items():
             if v not in out.columns:
@@ -759,17 +779,24 @@ class Closure:
         """Tuple ids of statements that rules derived and no stored fact states."""
         return list(range(len(self.stored_ids), self.size))
 
-    def match_ids(self, body: Sequence[Atom | Comparison]) -> dict[str, Ints]:
+    def match_ids(self, body: Sequence[Atom | Comparison], *, max_rows: int | None = None) -> dict[str, Ints]:
         """Every binding of the body's variables over stored and derived facts, as term-id columns.
 
         The number of rows is `last_match_rows` (it matters when the body binds no variable).
+
+        Raises:
+            TooManyRows: a join on the way would hold more than `max_rows` rows.
         """
         self._prepare([])
         positive = [lit for lit in body if isinstance(lit, Atom) and not lit.naf]
         first = 0
         if len(positive) > 1:  # start from the most selective atom
             first = min(range(len(positive)), key=lambda k: len(self._select(positive[k], 0, self.size)[0]))
-        b = self._body(list(body), [(0, self.size)] * len(positive), first=first)
+        self.max_rows = max_rows
+        try:
+            b = self._body(list(body), [(0, self.size)] * len(positive), first=first)
+        finally:
+            self.max_rows = None
         self.last_match_rows = b.rows
         return b.columns
 

@@ -25,12 +25,15 @@ from typing import Any
 from kgbrain.errors import InputError
 from kgbrain.ingest.rdf_mapping import RdfMapper
 from kgbrain.ingest.sparql import Bgp, Iri, Join, LeftJoin, Lit, Operand, Pattern, SelectPlan
-from kgbrain.reasoning.rules.executor import Closure
+from kgbrain.reasoning.rules.executor import Closure, TooManyRows
 from kgbrain.ruleset import Atom, Comparison, Const, Program, Rule, Var
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDFS_SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
 _FIXED_PREDICATES = {RDF_TYPE: "instance_of", RDFS_SUBCLASS: "is_a"}
+# The most solutions (and intermediate join rows) one query may build: each becomes a Python row, so a cross
+# product of four relations grew a process past 3 GB; half a million rows stay within a few hundred MB.
+MAX_QUERY_ROWS = 500_000
 
 
 # The entailment regime queries answer under: OWL 2 RL scm-sco (subClassOf is transitive; rdfs:subClassOf is
@@ -120,7 +123,7 @@ class QueryEngine:
         return QueryResult(tuple(columns), tuple(rows))
 
     def _match(self, literals: list[Atom | Comparison]) -> list[Row]:
-        ids = self.closure.match_ids(literals)
+        ids = self.closure.match_ids(literals, max_rows=MAX_QUERY_ROWS)
         if not ids:
             return [{} for _ in range(self.closure.last_match_rows)]
         terms = self.closure.terms
@@ -385,6 +388,8 @@ def _join(
             found = True
         if optional and not found:
             out.append(dict(lrow))
+        if len(out) > MAX_QUERY_ROWS:
+            raise TooManyRows(len(out), MAX_QUERY_ROWS)
     return out
 
 

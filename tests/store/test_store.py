@@ -76,6 +76,9 @@ SAMPLE_PARAMS.update(
         "rules_concepts_add": {"rows": _arrow(id=["a"])},
         "rules_factrefs_add": {"rows": _arrow(id=["f"])},
         "rules_derivations_add": {"rows": _arrow(id=["d"], rule=["r"], fact_id=["f"], premises=[["g"]])},
+        "derivation_restore": {
+            "rows": _arrow(id=["d"], rule=["r"], fact_id=["f"], status=["active"], premises=[["g"]])
+        },
         "rules_derives_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
         "rules_uses_add": {"rows": _arrow(id=["d"], fact_id=["f"])},
         "tms_retractions_put": {

@@ -1,4 +1,4 @@
-"""Readers beside a writer: on Ladybug, ask/stats/facts read the file (the snapshot before a load) while another
+"""Readers beside a writer: on Ladybug, ask/stats/facts/verify/query read the file (the snapshot before a load)
 process loads into its working copy, and wait only for a write that changes the file in place."""
 
 from __future__ import annotations
@@ -84,6 +84,9 @@ def test_readers_answer_from_the_snapshot_before_a_load_that_is_under_way(kb: Pa
             assert out.strip()
             with KuzuStore(kb, read_only=True, lock_timeout_s=1) as store:
                 assert not store.run("concept_get", id="glia_3")
+            assert _verdict(kb, tmp_path) != "SUPPORTED"
+            code, out, err = _cli(kb, "query", "is_a(glia_3, X)", "--json")
+            assert code != 0 or not json.loads(out)["rows"], (out, err)
             writer.stdin.write("go\n")
             writer.stdin.flush()
             assert writer.stdout.readline().strip() == "done"
@@ -95,6 +98,19 @@ def test_readers_answer_from_the_snapshot_before_a_load_that_is_under_way(kb: Pa
     code, out, _ = _cli(kb, "facts", "glia_3")
     assert code == 0
     assert "cell" in out
+    assert _verdict(kb, tmp_path) == "SUPPORTED"
+    code, out, err = _cli(kb, "query", "is_a(glia_3, X)", "--json")
+    assert code == 0, err
+    assert {"X": "cell"} in json.loads(out)["rows"]
+
+
+def _verdict(db: Path, folder: Path) -> str:
+    claims = _jsonl(folder / "claims.jsonl", [{"id": "1", "subject": "glia_3", "predicate": "is_a", "object": "cell"}])
+    out = folder / "verdicts.jsonl"
+    out.unlink(missing_ok=True)
+    code, _, err = _cli(db, "verify", str(claims), "-o", str(out))
+    assert code == 0, err
+    return str(json.loads(out.read_text(encoding="utf-8").splitlines()[0])["verdict"])
 
 
 IN_PLACE = textwrap.dedent(

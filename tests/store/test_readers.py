@@ -1,5 +1,5 @@
 """Readers beside a writer: on Ladybug, ask/stats/facts/verify/query read the file (the snapshot before a load)
-process loads into its working copy, and wait only for a write that changes the file in place."""
+while another process loads into its working copy, and wait only for a write that changes the file in place."""
 
 from __future__ import annotations
 

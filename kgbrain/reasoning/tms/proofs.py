@@ -46,7 +46,8 @@ class Proof:
 
 
 def explain(store: Lookups, fact_id: str, *, _seen: frozenset[str] = frozenset()) -> Proof | None:
-    """The derivation tree of a fact down to sourced facts (the first active derivation at each step).
+    """The derivation tree of a fact down to sourced facts (at each step the first active derivation whose tree
+    has no cycle, else the first active one: an asserted support is shown before a circular one).
 
     None when no fact has this id.
 
@@ -99,24 +100,54 @@ def _explain(
     derivations: dict[str, list[Row]],
     _seen: frozenset[str],
 ) -> Proof | None:
-    # `facts` and `derivations` hold what was read already (explain_many's); the rest is read here.
-    fact = facts[fact_id] if fact_id in facts else facts_by_id(store, [fact_id]).get(fact_id)
-    if fact is None:
-        return None
-    if not fact.source.startswith(DERIVED_SOURCE_PREFIX) or fact_id in _seen:
-        return Proof(fact, cycle=fact_id in _seen)
-    found = derivations.get(fact_id)
-    if found is None:
-        found = store.run("rules_derivations_of", fact_id=fact_id)
-    chosen = _chosen(found)
-    if chosen is None:
-        return Proof(fact)
-    active = [d for d in found if d["status"] == "active"]
-    seen = _seen | {fact_id}
-    premises = tuple(
-        p for p in (_explain(store, i, facts, derivations, seen) for i in chosen["premises"]) if p is not None
-    )
-    return Proof(fact, chosen["rule"], premises, max(len(active) - 1, 0), chosen["status"])
+    return _Search(store, facts, derivations).proof(fact_id, _seen)
+
+
+# How many proof nodes one explain builds while it looks for a derivation without a cycle; past it, the first
+# derivation is taken as it is (a cyclic proof is still a true statement of how the fact was derived).
+_SEARCH_BUDGET = 5000
+
+
+class _Search:
+    """Builds a proof, preferring at each step a derivation whose tree ends in sourced facts (no cycle)."""
+
+    def __init__(self, store: Lookups, facts: dict[str, Fact | None], derivations: dict[str, list[Row]]) -> None:
+        # `facts` and `derivations` hold what was read already (explain_many's); the rest is read here.
+        self.store, self.facts, self.derivations = store, facts, derivations
+        self.acyclic: dict[str, Proof] = {}  # a well-founded proof holds wherever the fact appears
+        self.budget = _SEARCH_BUDGET
+
+    def proof(self, fact_id: str, seen: frozenset[str]) -> Proof | None:
+        if fact_id in self.acyclic:
+            return self.acyclic[fact_id]
+        self.budget -= 1
+        fact = self.facts[fact_id] if fact_id in self.facts else facts_by_id(self.store, [fact_id]).get(fact_id)
+        if fact is None:
+            return None
+        if not fact.source.startswith(DERIVED_SOURCE_PREFIX) or fact_id in seen:
+            return Proof(fact, cycle=fact_id in seen)
+        found = self.derivations.get(fact_id)
+        if found is None:
+            found = self.derivations[fact_id] = self.store.run("rules_derivations_of", fact_id=fact_id)
+        active = [d for d in found if d["status"] == "active"]
+        first: Proof | None = None
+        for chosen in active or found[:1]:
+            proof = self._from(fact, chosen, seen | {fact_id}, max(len(active) - 1, 0))
+            if not _has_cycle(proof):
+                self.acyclic[fact_id] = proof
+                return proof
+            first = first or proof
+            if self.budget <= 0:
+                break
+        return first or Proof(fact)
+
+    def _from(self, fact: Fact, chosen: Row, seen: frozenset[str], alternatives: int) -> Proof:
+        found = (self.proof(i, seen) for i in chosen["premises"])
+        return Proof(fact, chosen["rule"], tuple(p for p in found if p is not None), alternatives, chosen["status"])
+
+
+def _has_cycle(proof: Proof) -> bool:
+    return proof.cycle or any(_has_cycle(p) for p in proof.premises)
 
 
 def proof_lines(proof: Proof, depth: int = 0) -> list[str]:

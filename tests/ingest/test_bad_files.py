@@ -127,3 +127,18 @@ def test_a_well_compressed_real_file_loads(kb: Brain, tmp_path: Path, monkeypatc
     assert len(lines) < ntriples.MAX_GZIP_RATIO * good.stat().st_size
     [report] = kb.load([good])
     assert report.facts_added == 2000
+
+
+def test_a_multi_file_load_that_fails_leaves_no_trace_in_the_open_brain(kb: Brain, tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"subject": "glia", "predicate": "is_a", "object": "cell"}) + "\n", encoding="utf-8")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"subject": "x", "predicate": "is_a", "object": "y", "confidence": 3}) + "\n")
+    assert refused(kb, tmp_path / "missing.jsonl") == f"{str(tmp_path / 'missing.jsonl')!r}: no such file"
+    before = dump(kb)
+    with pytest.raises(InputError, match="confidence"):
+        kb.load([good, bad])
+    assert dump(kb) == before
+    assert kb.check("glia", "is_a", "cell").outcome.value == "unknown"  # the reasoner's view rolled back too
+    kb.load([good])
+    assert kb.check("glia", "is_a", "cell").outcome.value == "supported"

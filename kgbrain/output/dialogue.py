@@ -373,6 +373,15 @@ def _analogy(answer: Answer, lang: str) -> str:
     return text
 
 
+def _alike(answer: Answer, lang: str) -> str:
+    d = answer.data
+    x, y = _label(answer, d["concept"]), _label(answer, d["other"])
+    both = [_label(answer, c) for c in d["classes"]] + [phrase(p, _label(answer, o), lang) for p, o in d["relations"]]
+    if lang == "ru":
+        return f"Да, {x} и {y} похожи: оба — {', '.join(both)} (сходство {d['score']:.2f})."
+    return f"Yes, {x} and {y} are alike: both are {', '.join(both)} (similarity {d['score']:.2f})."
+
+
 def _relation(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
@@ -597,6 +606,7 @@ _BODIES: dict[str, Any] = {
     "causes": _causal_list,
     "effects": _causal_list,
     "analogy": _analogy,
+    "alike": _alike,
     "relation": _relation,
     "connection": _connection,
     "unknown_concept": _unknown,

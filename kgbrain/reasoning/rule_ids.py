@@ -47,6 +47,7 @@ ANA_RELATIONAL_MATCH = "ana.relational-match"
 ANA_PARALLEL_MATCH = "ana.parallel-match"
 ANA_SUPPORTED = "ana.supported"
 ANA_HYPOTHESIS = "ana.hypothesis"
+ANA_LIKENESS = "ana.likeness"  # two concepts of one specific class are alike (modes/likeness.py)
 
 # Linking, values, counts, norms (reasoner.py)
 LINK_UNKNOWN_CONCEPT = "link.unknown-concept"

@@ -21,6 +21,7 @@ from kgbrain.reasoning.answers import Answer
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
+from kgbrain.reasoning.modes.likeness import likeness
 from kgbrain.reasoning.nlu.lexicon import YES_NO_PREDICATES
 from kgbrain.reasoning.nlu.question import Intent, Question, causal_predicate
 from kgbrain.reasoning.nlu.understanding import bare, best_action, wh_predicates
@@ -148,10 +149,35 @@ def _not_understood(r: Reasoning, q: Question) -> Answer:
 @handles(Intent.ANALOGY)
 def _analogy(r: Reasoning, q: Question) -> Answer:
     concept, other = q.concepts[0], q.concepts[-1]
+    alike = likeness(r.graph(), r.hierarchy(), concept, other)
+    if alike.alike and concept != other:
+        # RULE ana.likeness: two concepts of one specific class are alike, decided, with what they share
+        shown = [f"{concept} is_a {c}" for c in alike.classes[:2]] + [f"{p} {o}" for p, o in alike.relations[:3]]
+        step = Step(R.ANA_LIKENESS, f"{concept} alike {other}", (), (), alike.score, "; ".join(shown))
+        data: dict[str, Any] = {
+            "kind": "alike",
+            "concept": concept,
+            "other": other,
+            "score": alike.score,
+            "classes": list(alike.classes[:2]),
+            "relations": [list(x) for x in alike.relations[:3]],
+        }
+        ids = [concept, other, *alike.classes[:2], *(o for _, o in alike.relations[:3])]
+        return finish(
+            r.store,
+            q,
+            Mode.ANALOGICAL,
+            alike.score,
+            Trace((step,)),
+            data,
+            (concept, other),
+            ids=ids,
+            outcome=Outcome.SUPPORTED,
+        )
     # RULE ana.relational-match: "Is X like Y?" asks whether Y is among X's structural analogues, not is_a
     found = [a for a in r.like(concept, limit=ANALOGY_SEARCH) if a.other == other]
     if not found:
-        data: dict[str, Any] = {"kind": "no_analogy", "concept": concept, "other": other}
+        data = {"kind": "no_analogy", "concept": concept, "other": other}
         return finish(r.store, q, Mode.ANALOGICAL, 0.0, Trace(), data, (concept, other), action="no_answer")
     best = found[0]
     data = {

@@ -640,6 +640,18 @@ class Brain:
             )
         return _think(self, question, goal_type, priority)
 
+    def converse(
+        self, question: str, *, session: str, goal_type: str | None = None, priority: float = 0.5
+    ) -> BrainOutput:
+        """`think` within a conversation: a follow-up ("Does it divide?", «А глиальные клетки?», "Why?") is read
+        against the session's last question (reasoning/cognition/conversation.py) and the answer says how.
+
+        Raises:
+            InputError: the question is empty, or the goal type or priority is invalid.
+            StoreError: the store failed.
+        """
+        return _converse(self, question, session, goal_type, priority)
+
     # -- episodic memory (memory/episodes.py) ---------------------------------------------------
 
     def record_episode(self, output: BrainOutput, *, channel: str, session: str = "") -> Episode:
@@ -965,6 +977,26 @@ def _think(brain: Brain, question: str, goal_type: str | None, priority: float) 
     words = time_sentence(asked, output.language, spans)
     reading = f"{asked.phrase!r} read as {asked.asks.value}{' ' + asked.when if asked.when else ''}"
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
+
+
+def _converse(brain: Brain, question: str, session: str, goal_type: str | None, priority: float) -> BrainOutput:
+    from kgbrain.reasoning.cognition.conversation import Conversations, Focus, follow_up, reading_sentence
+
+    whole: Brain = brain.__dict__.get("_whole", brain)
+    talks: Conversations = whole.__dict__.setdefault("_conversations", Conversations())
+    focus = talks.get(session)
+    read = follow_up(question, focus)
+    full = read.question if read is not None else question
+    output = brain.think(full, goal_type=goal_type, priority=priority)
+    names = tuple(output.result.retrieval.concepts.items())
+    if names:
+        talks.put(session, Focus(full, names, output.result.intent, output.language))
+    if read is None:
+        return output
+    said = f"{read.said!r} read as {read.meant!r}"
+    reading = f"{said}; {output.reading}" if output.reading else said
+    text = f"{reading_sentence(read, output.language)} {output.text}"
+    return replace(output, text=text, question=question, reading=reading)
 
 
 def _opened_as_of(opener: Callable[[], Brain], as_of: str) -> Brain:

@@ -770,6 +770,37 @@ def _say_which_base(session: Session, brain: Brain, output: Any) -> None:
 
 
 @cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print each answer as one JSON line.")
+@as_of_option
+@_config_option
+@pass_session
+def chat(session: Session, as_json: bool, as_of: str | None, config_file: Path | None) -> None:
+    """A conversation: one question per line (a prompt on a terminal); follow-ups ("Does it divide?",
+    «А глиальные клетки?», "Why?") are read against the last question."""
+    from kgbrain.errors import InputError
+
+    brain = _cognitive_brain(session, config_file)
+    interactive = sys.stdin.isatty()
+    while True:
+        line = click.prompt("?", default="", show_default=False) if interactive else sys.stdin.readline()
+        if not interactive and not line:
+            return
+        if not line.strip():
+            continue
+        try:
+            output = brain.at(as_of).converse(line.strip(), session="chat")
+        except InputError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            continue
+        if as_json:
+            from kgbrain.models import AskOut
+
+            click.echo(json.dumps(AskOut.from_output(output).model_dump(), ensure_ascii=False))
+        else:
+            click.echo(output.text)
+
+
+@cli.command()
 @click.option("--concept", help="Only episodes about this concept (id, label or alias).")
 @click.option("--since", metavar="DATE", help="Only episodes asked at or after this date or date-time.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")

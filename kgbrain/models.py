@@ -644,6 +644,14 @@ Claim = Annotated[
 ]
 Claims = Annotated[list[Claim], Field(max_length=MAX_CLAIMS)]
 Row = Annotated[dict[str, Any], AfterValidator(_bounded_row)]
+SessionId = Annotated[
+    str | None,
+    Field(
+        max_length=100,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="a conversation id: follow-up questions are read against this session's last question",
+    ),
+]
 AsOf = Annotated[
     str | None,
     Field(
@@ -664,6 +672,7 @@ class AskIn(_In):
     goal: GoalType | None = None
     priority: Fraction = 0.5
     as_of: AsOf = None
+    session: SessionId = None
 
 
 class VerifyIn(_In):
@@ -780,6 +789,7 @@ class AskTool(_In):
 
     question: Question
     as_of: AsOf = None
+    session: SessionId = None
 
 
 class VerifyClaimsTool(_In):

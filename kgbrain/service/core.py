@@ -210,9 +210,22 @@ class Service:
         return await self.read(run)
 
     async def ask(
-        self, question: str, *, goal: str | None = None, priority: float = 0.5, as_of: str | None = None
+        self,
+        question: str,
+        *,
+        goal: str | None = None,
+        priority: float = 0.5,
+        as_of: str | None = None,
+        session: str | None = None,
     ) -> AskOut:
-        """`kgbrain ask --json` (`--as-of`: `as_of`)."""
+        """`kgbrain ask --json` (`--as-of`: `as_of`); with a `session`, within that conversation (`kgbrain chat`)."""
+        if session is not None:  # a conversation's answer depends on its state: never cached
+            talk = session
+            return await self.read(
+                lambda b: AskOut.from_output(
+                    b.at(as_of).converse(question, session=talk, goal_type=goal, priority=priority)
+                )
+            )
 
         key = (question, goal, priority, as_of)
         started = time.perf_counter()

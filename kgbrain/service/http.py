@@ -228,7 +228,9 @@ async def _health(service: Service, request: Request, limits: Limits) -> Respons
 
 async def _ask(service: Service, request: Request, limits: Limits) -> Response:
     body = await _body(request, limits, AskIn)
-    return _json(await service.ask(body.question, goal=body.goal, priority=body.priority, as_of=body.as_of))
+    return _json(
+        await service.ask(body.question, goal=body.goal, priority=body.priority, as_of=body.as_of, session=body.session)
+    )
 
 
 async def _verify(service: Service, request: Request, limits: Limits) -> Response:

@@ -90,6 +90,7 @@ def _tool(spec: ToolSpec, service: Service, tokens: Tokens) -> Any:
     """The SDK's `Tool` with the model's JSON schema as its input schema. The SDK's own argument model passes the
     arguments through untouched, so the model validates them and a bad one is a tool error in the project's words
     ("field 'limit': 0 is outside 1..200"), not pydantic's."""
+    from mcp.server.mcpserver.exceptions import ToolError
     from mcp.server.mcpserver.tools import Tool
     from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 
@@ -108,6 +109,8 @@ def _tool(spec: ToolSpec, service: Service, tokens: Tokens) -> Any:
             raise _tool_error(str(exc)) from None
         except KgbrainError as exc:
             raise _tool_error(str(exc)) from None
+        except ToolError:
+            raise
         except Exception as exc:  # the edge: a bug is a short tool error, never the input echoed
             _log.exception("tool %s failed", spec.name)
             raise _tool_error(f"internal error ({type(exc).__name__}); the server log has the details") from None

@@ -60,6 +60,10 @@ class OntologyError(InputError):
     """An ontology file could not be parsed or mapped; names the file and, where known, the line."""
 
 
+class ReadTimeout(KgbrainError):
+    """A served read ran past its time limit and was cancelled (the reader is free for the next request)."""
+
+
 class QueryError(KgbrainError):
     """Our bug: an unknown query name or wrong parameters."""
 

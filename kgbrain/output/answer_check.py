@@ -46,6 +46,7 @@ else:  # pragma: no cover - exercised only on 3.10
     import tomli as tomllib  # type: ignore[import-not-found]
 
 SEVERITIES = ("warning", "critical")
+PATTERN_TIMEOUT_S = 0.5  # one rule pattern on one text; a sane pattern takes microseconds
 TIER_LABELS: dict[str, dict[str, str]] = {
     "ru": {"NORM": "[НОРМА]", "OPERATIVE": "[ОПЕРАТИВНО]", "GUIDANCE": "[МЕТОДИЧКА]", "COMMENTARY": "[КОММЕНТАРИЙ]"},
     "en": {"NORM": "[NORM]", "OPERATIVE": "[OPERATIVE]", "GUIDANCE": "[GUIDANCE]", "COMMENTARY": "[COMMENTARY]"},
@@ -89,21 +90,36 @@ class Rule:
 
     rule_id: str
     title: str
-    trigger_patterns: tuple[re.Pattern[str], ...]
-    violation_patterns: tuple[re.Pattern[str], ...]
+    trigger_patterns: tuple[Any, ...]  # compiled `regex` patterns
+    violation_patterns: tuple[Any, ...]
     correction: str
-    suppress_if_present: tuple[re.Pattern[str], ...] = ()
+    suppress_if_present: tuple[Any, ...] = ()
     severity: str = "warning"
     short_alert: str = ""
 
     def fires(self, question: str, draft: str) -> bool:
-        """Triggered by the question or draft, violated by the draft, and not suppressed."""
+        """Triggered by the question or draft, violated by the draft, and not suppressed.
+
+        Raises:
+            InputError: a pattern ran past PATTERN_TIMEOUT_S on this text (catastrophic backtracking).
+        """
         context = f"{question}\n{draft}"
-        if self.trigger_patterns and not any(p.search(context) for p in self.trigger_patterns):
+        if self.trigger_patterns and not any(self._search(p, context) for p in self.trigger_patterns):
             return False
-        if not any(p.search(draft) for p in self.violation_patterns):
+        if not any(self._search(p, draft) for p in self.violation_patterns):
             return False
-        return not any(p.search(draft) for p in self.suppress_if_present)
+        return not any(self._search(p, draft) for p in self.suppress_if_present)
+
+    def _search(self, pattern: Any, text: str) -> bool:
+        # The `regex` engine takes a timeout: a user's `(a|aa)+$` cannot hold the process (stdlib `re` holds the
+        # GIL while it backtracks, so one rule froze a whole server, its time limits included).
+        try:
+            return pattern.search(text, timeout=PATTERN_TIMEOUT_S) is not None
+        except TimeoutError:
+            raise InputError(
+                f"rule {self.rule_id!r}: the pattern {pattern.pattern[:100]!r} ran past {PATTERN_TIMEOUT_S:g} s on "
+                "this text (it backtracks without end); rewrite it without nested repetition"
+            ) from None
 
 
 def load_rules(path: str | Path) -> list[Rule]:
@@ -151,15 +167,17 @@ def load_rules(path: str | Path) -> list[Rule]:
     return rules
 
 
-def _patterns(values: object, where: str) -> tuple[re.Pattern[str], ...]:
+def _patterns(values: object, where: str) -> tuple[Any, ...]:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise InputError(f"{where}: expected a list of regular expressions")
+    import regex
+
     out = []
     for v in values:
         try:
-            out.append(re.compile(v))
-        except re.error as exc:
-            raise InputError(f"{where}: bad regular expression {v!r}: {exc}") from exc
+            out.append(regex.compile(v, flags=regex.VERSION0))  # VERSION0: the syntax of stdlib `re`
+        except regex.error as exc:
+            raise InputError(f"{where}: bad regular expression {v[:200]!r}: {exc}") from exc
     return tuple(out)
 
 

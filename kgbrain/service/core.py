@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from kgbrain.api import Brain
-from kgbrain.errors import InputError, KgbrainError
+from kgbrain.errors import InputError, KgbrainError, ReadTimeout
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.models import (
     MAX_PAGE_BYTES,
@@ -56,13 +58,16 @@ from kgbrain.store.protocol import served
 T = TypeVar("T")
 
 ANSWER_CACHE_ENTRIES = 10_000
+READ_TIMEOUT_S = 60.0
 VERIFY_CHUNK = 64  # claims per streamed chunk: a verdict line reaches the client soon after it is decided
 
 
 class Service:
     """A knowledge base opened once, with a write queue and a reader that sees every completed write."""
 
-    def __init__(self, path: Path | None, *, read_only: bool = False, demo: bool = False) -> None:
+    def __init__(
+        self, path: Path | None, *, read_only: bool = False, demo: bool = False, read_timeout_s: float = READ_TIMEOUT_S
+    ) -> None:
         """Open the knowledge base at `path` (None and `demo`: the bundled demo; None: in memory).
 
         Raises:
@@ -70,6 +75,8 @@ class Service:
             StoreError: it cannot be opened.
         """
         self.read_only = read_only
+        self.read_timeout_s = read_timeout_s
+        self._job: _ReadJob | None = None  # the read running on the reader thread
         # Readers take turns (one reader Brain); a commit waiting for its window goes before the next read, so
         # a steady stream of questions cannot starve the writer.
         self._gate = threading.Condition()
@@ -84,20 +91,29 @@ class Service:
         self.writer: Brain | None = None if read_only else opened
         if self.writer is None:
             self.reader = opened
+            served(self.reader.store).cache_reads()
         else:
-            self.reader = Brain(served(opened.store).connect())
+            self.reader = self._new_reader()
             self.writer.load_hooks.append(lambda _brain, report: self._pending.append(report))
             store = served(self.writer.store)
             store.commit_guard = self._commit_window
             store.on_commit.append(self._committed)
             store.track_facts()  # the store records what each commit did to the facts: the reader applies it
-        # Between two writes a named query returns the same rows: the reader keeps them (dropped at each commit).
-        served(self.reader.store).cache_reads()
-        if self.writer is not None:
-            self.reader.reasoner.analogies.save_updates = False  # saved once, at close (`Reasoner.persist`)
+        # What /healthz reports, kept here so that it never waits for the reader (a long read must not make the
+        # server look dead): the schema version is fixed while open, the counter is refreshed at each commit.
+        self._schema_version = opened.store.schema_version
+        self._write_counter = opened.store.write_counter()
         self._writes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-writer")
         self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbrain-reader")
         self.store_path = opened.store.path
+
+    def _new_reader(self) -> Brain:
+        assert self.writer is not None
+        reader = Brain(served(self.writer.store).connect())
+        # Between two writes a named query returns the same rows: the reader keeps them (dropped at each commit).
+        served(reader.store).cache_reads()
+        reader.reasoner.analogies.save_updates = False  # saved once, at close (`Reasoner.persist`)
+        return reader
 
     def warm(self) -> None:
         """Build or read back everything questions use (mirror, hierarchy, term and analogy indexes) before the
@@ -158,23 +174,92 @@ class Service:
         delta = served(self.writer.store).take_delta()
         for n, report in enumerate(reports):
             self.reader.changed(report, delta=delta if n == 0 else FactDelta())
+        with contextlib.suppress(KgbrainError):  # health only: the next commit refreshes it
+            self._write_counter = self.writer.store.write_counter()
 
     async def read(self, fn: Callable[[Brain], T]) -> T:
-        """Run `fn(reader brain)` off the event loop, one read at a time."""
+        """Run `fn(reader brain)` off the event loop, one read at a time, cancelled past `read_timeout_s`.
+
+        Raises:
+            ReadTimeout: it ran past the limit; it was stopped (the engine interrupted, the Python work cancelled)
+                and the reader is free for the next read.
+        """
+        job = _ReadJob()
 
         def locked() -> T:
             with self._gate:
                 while self._committing or self._reading:
                     self._gate.wait()
                 self._reading = True
-            try:
-                return fn(self.reader)
-            finally:
-                with self._gate:
+                if job.abandoned:  # timed out while it queued: never start it
                     self._reading = False
                     self._gate.notify_all()
+                    raise ReadTimeout("abandoned")
+                job.thread = threading.get_ident()
+                self._job = job
+            try:
+                return fn(self.reader)
+            except _Cancelled:
+                raise ReadTimeout("cancelled") from None
+            finally:
+                self._finish(job)
 
-        return await asyncio.get_running_loop().run_in_executor(self._reads, locked)
+        running = asyncio.get_running_loop().run_in_executor(self._reads, locked)
+        try:
+            return await asyncio.wait_for(asyncio.shield(running), timeout=self.read_timeout_s)
+        except asyncio.TimeoutError:
+            self._cancel(job)
+            running.add_done_callback(_swallow)
+            raise ReadTimeout(
+                f"the request took longer than {self.read_timeout_s:g} s and was cancelled; ask about less at a time"
+            ) from None
+
+    def _cancel(self, job: _ReadJob) -> None:
+        with job.lock:
+            job.abandoned = True
+            if job.thread is None or job.finished:
+                return
+        threading.Thread(target=self._stop, args=(job,), name="kgbrain-cancel", daemon=True).start()
+
+    def _stop(self, job: _ReadJob) -> None:
+        # Python threads cannot be killed, but an exception can be raised in one at its next bytecode
+        # (PyThreadState_SetAsyncExc). Never while the engine runs a statement (it would strike the engine's own
+        # bookkeeping when the call returns): that statement is interrupted instead, repeatedly, since an interrupt
+        # that arrives while it compiles is lost.
+        store = served(self.reader.store)
+        raised = False
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with job.lock:
+                if job.finished or job.thread is None:
+                    return
+                with contextlib.suppress(RuntimeError):
+                    in_engine = store.interrupt()
+                if not in_engine and not raised:
+                    _raise_in(job.thread, _Cancelled)
+                    raised = True
+            time.sleep(0.05)
+
+    def _finish(self, job: _ReadJob) -> None:
+        # The reader thread, after `fn`: from here on the job cannot be cancelled; an exception the canceller raised
+        # just before is dropped (or caught, and the step repeated) so it can never hit the next read.
+        for _ in range(3):
+            try:
+                with job.lock:
+                    job.finished = True
+                    if job.thread is not None:
+                        _raise_in(job.thread, None)
+                if job.abandoned and job.thread is not None and self.writer is not None:
+                    # The reader's caches may be half-updated where the exception struck: start a fresh one.
+                    stale, self.reader = self.reader, self._new_reader()
+                    threading.Thread(target=_close_quietly, args=(stale,), daemon=True).start()
+                with self._gate:
+                    self._reading = False
+                    self._job = None
+                    self._gate.notify_all()
+                return
+            except _Cancelled:
+                continue
 
     async def write(self, fn: Callable[[Brain], T]) -> T:
         """Run `fn(writer brain)` on the single writer thread.
@@ -197,17 +282,13 @@ class Service:
     # fields carry the limits.
 
     async def health(self) -> HealthOut:
-        """Liveness and what is open."""
-
-        def run(brain: Brain) -> HealthOut:
-            return HealthOut(
-                status="ok",
-                read_only=self.read_only,
-                schema_version=brain.store.schema_version,
-                write_counter=brain.store.write_counter(),
-            )
-
-        return await self.read(run)
+        """Liveness and what is open; answered at once, whatever the reader is doing."""
+        return HealthOut(
+            status="ok",
+            read_only=self.read_only,
+            schema_version=self._schema_version,
+            write_counter=self._write_counter,
+        )
 
     async def ask(
         self,
@@ -406,6 +487,33 @@ class Service:
     async def resolve(self, conflict_id: str, *, keep: str, by: str) -> ConflictOut:
         """`kgbrain resolve`: keep one fact of a conflict, dispute its rivals."""
         return await self.write(lambda b: ConflictOut.from_record(b.resolve_conflict(conflict_id, keep=keep, by=by)))
+
+
+class _Cancelled(BaseException):
+    """Raised inside a read that ran past its time (BaseException: no `except Exception` on the way swallows it)."""
+
+
+@dataclass
+class _ReadJob:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    thread: int | None = None
+    abandoned: bool = False
+    finished: bool = False
+
+
+def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
+    """Raise `exc` in `thread` at its next bytecode (None: drop one raised there and not yet delivered)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(exc) if exc else None)
+
+
+def _close_quietly(brain: Brain) -> None:
+    with contextlib.suppress(KgbrainError, RuntimeError):
+        brain.close()
+
+
+def _swallow(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved: a cancelled read's ReadTimeout is not "never retrieved"
 
 
 def _unconstrained(resources: ResourceState) -> bool:

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, UnknownConcept
+from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, ReadTimeout, UnknownConcept
 from kgbrain.models import (
     AnalogyOut,
     AskIn,
@@ -58,7 +58,7 @@ from kgbrain.models import (
     VerifyIn,
     validated,
 )
-from kgbrain.service.core import Service, verify_chunks
+from kgbrain.service.core import READ_TIMEOUT_S, Service, verify_chunks
 from kgbrain.service.guard import (
     LOOPBACK_NAMES,
     Refused,
@@ -71,7 +71,6 @@ from kgbrain.service.guard import (
 from kgbrain.service.replies import clip
 
 MAX_BODY = 64 * 2**20  # bytes; uploads of ontologies fit, a runaway client does not
-READ_TIMEOUT_S = 60.0
 Handler = Callable[[Request], Awaitable[Response]]
 _log = logging.getLogger("kgbrain.service")
 In = TypeVar("In", bound=BaseModel)
@@ -145,13 +144,17 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
                 raise Refused(403, "this server is read-only (started with --read-only); writes are disabled")
             if spec.writes:
                 return await spec.handler(service, request, limits)
-            return await asyncio.wait_for(spec.handler(service, request, limits), timeout=limits.read_timeout_s)
+            # Each read cancels itself past the service's time limit (Service.read); this is the backstop for the
+            # rest of a request (a client sending its body slowly).
+            return await asyncio.wait_for(spec.handler(service, request, limits), timeout=2 * limits.read_timeout_s)
         except Refused as exc:
             return _error(exc.status, str(exc))
         except _TooLarge:
             return _error(413, f"request body is larger than {limits.max_body} bytes")
         except asyncio.TimeoutError:
             return _error(503, f"the request took longer than {limits.read_timeout_s:g} s and was abandoned")
+        except ReadTimeout as exc:
+            return _error(503, str(exc))
         except UnknownConcept as exc:
             return _error(404, str(exc))
         except InputError as exc:

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from kgbrain.errors import InputError
-from kgbrain.service.core import Service
+from kgbrain.service.core import READ_TIMEOUT_S, Service
 from kgbrain.service.guard import Tokens, allowed_hosts, is_loopback
-from kgbrain.service.http import MAX_BODY, READ_TIMEOUT_S, Limits, create_app
+from kgbrain.service.http import MAX_BODY, Limits, create_app
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -54,7 +54,7 @@ def serve(
 
     tokens = Tokens.from_env()
     check_exposure(host, tokens)
-    service = Service(db, read_only=read_only, demo=demo)
+    service = Service(db, read_only=read_only, demo=demo, read_timeout_s=read_timeout_s)
     try:
         service.warm()
         app = create_app(

@@ -123,6 +123,7 @@ class Session:
         """
         self._conn: Any = None
         self._prepared: dict[str, Any] = {}
+        self.in_engine = 0  # statements under way in the engine (a canceller interrupts those, never interrupts Python)
         self.attach(handle, where)
 
     def attach(self, handle: Any, where: Path | None) -> None:
@@ -145,6 +146,16 @@ class Session:
             self._conn.close()
             self._conn = None
 
+    def interrupt(self) -> bool:
+        """Ask the engine to stop the statement this connection runs (from another thread); False when it runs
+        none. Measured on ladybug 0.22.0: a MATCH stops within milliseconds ("Interrupted."), an `UNWIND
+        range(...)` runs to its end, and an interrupt that arrives while a statement compiles is lost (repeat it)."""
+        conn = self._conn
+        if conn is None or not self.in_engine:
+            return False
+        conn.interrupt()
+        return True
+
     def execute(self, text: str, params: dict[str, Any], *, what: str, prepared: bool = False) -> Any:
         """Run one statement and return the engine's result (the caller closes it, or uses the methods below).
 
@@ -152,10 +163,13 @@ class Session:
             QueryError: `text` holds more than one statement.
             StoreError: the engine rejected or failed it.
         """
+        self.in_engine += 1
         try:
             result = self._conn.execute(self._statement(text) if prepared and params else text, params)
         except RuntimeError as exc:
             raise StoreError(f"{what} failed: {exc}") from exc
+        finally:
+            self.in_engine -= 1
         if isinstance(result, list):
             for r in result:
                 r.close()

@@ -472,6 +472,11 @@ class KuzuStore:
         if self._owns_database:
             self.database.announce(address)
 
+    def interrupt(self) -> bool:
+        """Stop the statement this connection runs, from another thread (a server cancelling a read); False when
+        it runs none."""
+        return self._session.interrupt()
+
     def connect(self) -> KuzuStore:
         """Another connection to the same open database, flagged read-only (a server's reader).
 

@@ -106,6 +106,10 @@ class ServedStore(GraphStore, Protocol):
         """Another, read-only connection to the same open database (it sees every committed write)."""
         ...
 
+    def interrupt(self) -> bool:
+        """Stop the statement this connection runs, from another thread; False when it runs none."""
+        ...
+
     def cache_reads(self) -> None:
         """Keep the rows of named queries until `forget_reads`."""
         ...

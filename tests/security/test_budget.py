@@ -159,3 +159,18 @@ def test_a_bug_behind_a_route_is_still_a_json_error(service: Service, monkeypatc
     app.__dict__["raise_server_exceptions"] = False
     message = _json_error(app.get("/v1/stats"), (500,))
     assert "ZeroDivisionError" in message
+
+
+def test_a_backtracking_rule_pattern_is_stopped_not_the_server(open_app: TestClient) -> None:
+    """`(a+)+$`-style user patterns froze the whole server for 75 s; the rule engine now times out."""
+    import time
+
+    rules = '[[rule]]\nid = "evil"\nviolation_patterns = ["(a|aa)+$"]\ncorrection = "x"\n'  # exponential on "aaa...b"
+    started = time.perf_counter()
+    r = open_app.post("/v1/check-answer", json={"draft": "a" * 40 + "b", "rules": rules})
+    took = time.perf_counter() - started
+    message = _refused(r)
+    assert "'evil'" in message
+    assert "ran past" in message
+    assert took < 20
+    assert open_app.get("/healthz").status_code == 200

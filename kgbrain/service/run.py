@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 import sys
 from pathlib import Path
 
@@ -54,6 +56,7 @@ def serve(
 
     tokens = Tokens.from_env()
     check_exposure(host, tokens)
+    sock = bind(host, port)  # before opening anything: a port in use is a clear message, not uvicorn's SystemExit 3
     service = Service(db, read_only=read_only, demo=demo, read_timeout_s=read_timeout_s)
     try:
         service.warm()
@@ -67,7 +70,7 @@ def serve(
         server = uvicorn.Server(config)
 
         async def run() -> None:
-            task = asyncio.create_task(server.serve())
+            task = asyncio.create_task(server.serve(sockets=[sock]))
             while not server.started and not task.done():
                 await asyncio.sleep(0.02)
             if server.started:
@@ -82,6 +85,23 @@ def serve(
         asyncio.run(run())
     finally:
         service.close()
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port.
+
+    Raises:
+        InputError: the port is in use, or the address cannot be bound here.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family, reuse_port=False)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(
+                f"port {port} on {host} is already in use (another `kgbrain serve`?); choose another with --port"
+            ) from None
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _url_host(host: str) -> str:

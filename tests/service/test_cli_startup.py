@@ -45,3 +45,27 @@ def test_a_plain_question_skips_the_loading_and_json_modules(demo_db: Path, no_b
         [sys.executable, "-c", probe], env=env_with(no_block), capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_port_in_use_is_a_clear_message(demo_db: Path, no_block: Path, tmp_path: Path) -> None:
+    """Issue #22: `kgbrain serve` on a busy port ended with uvicorn's `SystemExit: 3`."""
+    import socket
+    import subprocess
+    import sys
+
+    from tests.service.conftest import copy_kb, env_with
+
+    kb = copy_kb(demo_db, tmp_path / "busy")
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "kgbrain", "--db", str(kb), "serve", "--port", str(port)],
+            env=env_with(no_block),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode != 0
+    assert f"port {port} on 127.0.0.1 is already in use" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "SystemExit" not in done.stderr

@@ -339,6 +339,8 @@ def _value_check(r: Reasoning, q: Question) -> Answer:
 
 @handles(Intent.COUNT)
 def _count(r: Reasoning, q: Question) -> Answer:
+    if q.verb == "members":
+        return _count_members(r, q)
     if len(q.concepts) == 1:  # "How many kinds of X are there?": its direct sub-classes
         concept = q.concepts[0]
         kids = sorted(r.hierarchy().children(concept))
@@ -366,6 +368,24 @@ def _count(r: Reasoning, q: Question) -> Answer:
         data = {"kind": "count", "concept": concept, "count": len(kids), "items": kids}
         return finish(r.store, q, Mode.DEDUCTIVE, confidence, Trace(tuple(steps)), data, (concept,), ids=kids)
     return _value_answer(r, q, q.concepts[1], q.concepts[0], kind="count_value")
+
+
+def _count_members(r: Reasoning, q: Question) -> Answer:
+    """ "How many grape varieties are there?": the most specific members of the class (those with nothing below
+    them), with a second concept only those stated in a relation with it («регионов во Франции»)."""
+    concept = q.concepts[0]
+    h, g = r.hierarchy(), r.graph()
+    members = sorted(m for m in _descendants(h, concept) if not h.children(m))
+    if len(q.concepts) > 1:
+        target = q.concepts[1]
+        members = [m for m in members if any(e.object == target and e.polarity for e in g.out(m))]
+    if not members:
+        data: dict[str, Any] = {"kind": "no_value", "subject": concept, "attribute": "members", "checked": ["is_a"]}
+        return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (concept,), action="no_answer")
+    steps = tuple(Step(R.CNT_SUBCLASSES, f"{m} is_a {concept}", (), (), 0.9) for m in members[:MAX_LISTED])
+    confidence = min(0.95, min((st.confidence for st in steps if st.confidence > 0), default=0.9))
+    data = {"kind": "count", "concept": concept, "count": len(members), "items": members}
+    return finish(r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, tuple(q.concepts), ids=members)
 
 
 def _link_confidence(r: Reasoning, child: str, parent: str) -> float:

@@ -115,6 +115,11 @@ _KINDS = frozenset(
         "разновидностей",
     ]
 )
+# Words of a count question that do not restrict what is counted ("are there", «ты знаешь»).
+_COUNT_FILLER = frozenset(
+    {"there", "exist", "known", "know", "you", "do", "are", "is", "ты", "вы", "знаешь", "знаете", "известно"}
+    | {"известны", "существует", "существуют", "есть", "имеется", "имеются", "всего"}
+)
 # Words a yes/no slot may carry besides a name without changing what is asked.
 _HARMLESS = frozenset(
     {"really", "actually", "also", "always", "usually", "typically", "generally", "indeed", "truly", "still", "ever"}
@@ -438,6 +443,12 @@ def _understand_count(r: ConceptLinks, q: Question) -> Question:
     others = [c for c in concepts if c not in declared]
     if attrs and others:
         return q.with_links(Intent.COUNT, (attrs[0], others[-1]), ())
+    rest = " ".join(w for w in rest.split() if w not in _COUNT_FILLER)
+    counted = len(others) == 2 and f"{others[0]}_count" in declared  # "How many neurons in the brain?"
+    if len(others) in (1, 2) and not attrs and not rest and not counted:
+        # "How many grape varieties are there?", «Сколько винодельческих регионов во Франции?»: the members of
+        # the class (related to the second concept when one is named)
+        return replace(q, verb="members").with_links(Intent.COUNT, tuple(others), ())
     if len(others) < 2:
         return q.with_links(Intent.COUNT, tuple(concepts), (rest or q.subject,))
     return q.with_links(Intent.COUNT, (f"{others[0]}_count", others[-1]), ())

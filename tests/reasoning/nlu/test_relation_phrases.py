@@ -138,3 +138,13 @@ def test_how_does_x_lead_to_y_is_the_causal_chain(brain: Brain, question: str) -
     assert a.intent == "why"
     assert a.data["kind"] == "causal_path"
     assert "oxygen_loss" in a.data["path"]
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [("How many fish are there?", 3), ("Сколько рыб ты знаешь?", 3)],
+)
+def test_how_many_counts_the_members(brain: Brain, question: str, count: int) -> None:
+    a = brain.ask(question)
+    assert a.intent == "count"
+    assert a.data["count"] == count

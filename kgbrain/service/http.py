@@ -152,7 +152,7 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
         except _TooLarge:
             return _error(413, f"request body is larger than {limits.max_body} bytes")
         except asyncio.TimeoutError:
-            return _error(503, f"the request took longer than {limits.read_timeout_s:g} s and was abandoned")
+            return _error(503, f"the request took longer than {2 * limits.read_timeout_s:g} s and was abandoned")
         except ReadTimeout as exc:
             return _error(503, str(exc))
         except UnknownConcept as exc:

@@ -51,6 +51,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from kgbrain.api import Brain
+from kgbrain.ingest.loader import stored_predicate_iris
 from kgbrain.ingest.ontology import load_mapping
 from kgbrain.ingest.rdf_mapping import RdfMapper
 
@@ -262,6 +263,8 @@ def kgbrain_closure(ontology: Path, data: Path) -> tuple[set[Key], list[Any], fl
         brain.load([ontology])
         brain.load([data])
         seconds = time.perf_counter() - start
+        # the knowledge base's own record of which IRI each predicate name stands for (identity by IRI)
+        preds = preds | {name: iri for iri, name in stored_predicate_iris(brain.store).items()}
         statements = set(_kgbrain_statements(brain, preds))
         conflicts = brain.conflicts()
     keys = {k for s, p, o in statements if (k := _key(URIRef(s), URIRef(p), _object(o), annotation)) is not None}

@@ -109,8 +109,10 @@ def test_random_kills_leave_whole_cycles_and_a_file_that_takes_the_next(tmp_path
         kills += 1
         reported = max([reported, *said])
         export, cycles, mark = _state(db)
-        # Every cycle the writer reported is there; at most the one it was on besides (its load landed).
-        assert reported + 1 <= cycles <= reported + 2, (reported, cycles)
+        # Every cycle the writer reported is there (what was acknowledged is kept). More may be: a cycle can land
+        # and the kill come before its line is read (seen on Kùzu in CI: 85 cycles on disk, 82 reported); the
+        # batches themselves are checked whole by _state.
+        assert reported + 1 <= cycles, (reported, cycles)
         assert mark in (cycles - 1, cycles - 2), (mark, cycles)
         assert _state(db)[0] == export  # a second open reads the same
     print(f"soak: {seconds:g} s, {kills} kills, {reported + 1} cycles complete")  # (bench/store_soak.py shows it)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -260,48 +260,55 @@ class Reasoner:
         todo: list[Claim] = []
         where: list[int] = []
         for c in claims:
-            subject, predicate, obj = c[0], c[1], c[2]
-            polarity = bool(c[3]) if len(c) > 3 else True
-            if predicate == ATTRIBUTE_PHRASE:  # "the resting potential of a neuron is -70 mV"
-                found, missing = link_attribute(self, subject)
-                if missing:
-                    out.append(_unknown_check(subject, predicate, obj, polarity, missing, self.linker.suggest(missing)))
-                    continue
-                todo.append(Claim(found[0], found[1], obj, polarity, literal=True))
+            read = self._claim_of(c, linked)
+            if isinstance(read, Claim):
+                todo.append(read)
                 where.append(len(out))
                 out.append(None)
-                continue
-            if predicate == VERB_PHRASE:  # "Neurons consume energy"
-                todo.append(self._verb_claim(subject, polarity))
-                where.append(len(out))
-                out.append(None)
-                continue
-            for name in (subject, obj):
-                candidates = self.linker.ambiguous(name)
-                if candidates:
-                    raise AmbiguousConcept(name, [self.linker.describe(c) for c in candidates])
-            s = linked.get(subject)
-            o = linked.get(obj)
-            if s is None:
-                out.append(_unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject)))
-                continue
-            if o is None and predicate in HIERARCHY:
-                out.append(_unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj)))
-                continue
-            # An object that names no concept is compared as an attribute value.
-            todo.append(Claim(s, predicate, o if o is not None else obj, polarity, o is None))
-            where.append(len(out))
-            out.append(None)
+            else:
+                out.append(read)
         for i, check in zip(where, self.decide(todo), strict=True):
             out[i] = check
-        # "X contains Y" where nothing is stated with `contains`: decided as the broader has_property
+        self._decide_broader(todo, where, out)
+        return [c for c in out if c is not None]
+
+    def _claim_of(self, c: ClaimTuple, linked: Mapping[str, str | None]) -> Claim | Check:
+        """The claim to decide for one claim tuple, or the UNKNOWN check of a name that links to nothing.
+
+        Raises:
+            AmbiguousConcept: a name means concepts of several ontologies.
+            InputError: a verb phrase names no stored relation.
+        """
+        subject, predicate, obj = c[0], c[1], c[2]
+        polarity = bool(c[3]) if len(c) > 3 else True
+        if predicate == ATTRIBUTE_PHRASE:  # "the resting potential of a neuron is -70 mV"
+            found, missing = link_attribute(self, subject)
+            if missing:
+                return _unknown_check(subject, predicate, obj, polarity, missing, self.linker.suggest(missing))
+            return Claim(found[0], found[1], obj, polarity, literal=True)
+        if predicate == VERB_PHRASE:  # "Neurons consume energy"
+            return self._verb_claim(subject, polarity)
+        for name in (subject, obj):
+            candidates = self.linker.ambiguous(name)
+            if candidates:
+                raise AmbiguousConcept(name, [self.linker.describe(c) for c in candidates])
+        s = linked.get(subject)
+        o = linked.get(obj)
+        if s is None:
+            return _unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject))
+        if o is None and predicate in HIERARCHY:
+            return _unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj))
+        # An object that names no concept is compared as an attribute value.
+        return Claim(s, predicate, o if o is not None else obj, polarity, o is None)
+
+    def _decide_broader(self, todo: Sequence[Claim], where: Sequence[int], out: list[Check | None]) -> None:
+        """Claims `x contains y` left UNKNOWN (nothing states `contains`): decided again as the broader has_property."""
         again = [(i, c) for i, c in zip(where, todo, strict=True) if c.predicate in BROADER]
         again = [(i, c) for i, c in again if (decided := out[i]) is not None and decided.outcome is Outcome.UNKNOWN]
         if again:
             broader = [Claim(c.subject, BROADER[c.predicate], c.object, c.polarity, c.literal) for _, c in again]
             for (i, _), check in zip(again, self.decide(broader), strict=True):
                 out[i] = check
-        return [c for c in out if c is not None]
 
     def _verb_claim(self, sentence: str, polarity: bool) -> Claim:
         """The claim of a sentence whose verb names a stored relation (as "Does X V Y?" is read).

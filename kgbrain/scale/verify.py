@@ -33,8 +33,10 @@ from kgbrain.reasoning.answering.verify import (
 from kgbrain.scale.session import SparkSpec, spark_session
 
 T = TypeVar("T")
-# Batches handed out per wave and slot: enough to keep every core busy between the driver's writes.
-BATCHES_PER_SLOT = 16
+# Batches handed out per wave and slot, in TASKS_PER_SLOT tasks: enough to keep every core busy between the driver's
+# writes, and tasks long enough (about 4,000 claims) that Spark's cost per task (about 0.1 s) stays small.
+BATCHES_PER_SLOT = 32
+TASKS_PER_SLOT = 2
 # Opens the knowledge base at a path, read-only (Brain.open: passed down, so this layer needs no api import).
 PathOpener = Callable[[Path], Any]
 
@@ -59,19 +61,32 @@ class KbLocation:
 class _Executor:
     key: tuple[Any, ...] | None = None
     verifier: Verifier | None = None
+    checker: Any = None
 
 
 _EXECUTOR = _Executor()
 
 
 def _verifier(opener: PathOpener, where: KbLocation, options: VerifyOptions) -> Verifier:
-    # One checker per Python worker process (Spark reuses workers across tasks), opened on its first batch.
-    key = (opener, where, options)
+    # One checker per Python worker process (Spark reuses workers across tasks), opened on its first batch. Every
+    # task unpickles its own copy of the opener, so openers are compared by what they call, not by identity.
+    key = (_opener_key(opener), where, options)
     if _EXECUTOR.verifier is None or _EXECUTOR.key != key:
+        if _EXECUTOR.checker is not None:
+            _EXECUTOR.checker.close()  # another knowledge base: each open holds a large address-space reservation
         checker = opener(where.resolve())
         atexit.register(checker.close)  # close before exit: Kùzu can crash at exit when left open
-        _EXECUTOR.key, _EXECUTOR.verifier = key, Verifier(checker, options)
+        _EXECUTOR.key, _EXECUTOR.verifier, _EXECUTOR.checker = key, Verifier(checker, options), checker
     return _EXECUTOR.verifier
+
+
+def _opener_key(opener: PathOpener) -> Any:
+    # By name: cloudpickle ships a method such as Brain.open by value, so each task's copy is a new function.
+    if isinstance(opener, partial):
+        return (_opener_key(opener.func), opener.args, tuple(sorted(opener.keywords.items())))
+    inner = getattr(opener, "__func__", opener)
+    name = (getattr(inner, "__module__", None), getattr(inner, "__qualname__", None))
+    return (*name, getattr(opener, "__self__", None)) if None not in name else opener
 
 
 def _verify_partition(
@@ -119,7 +134,7 @@ def verify_on_spark(
         wave = slots * BATCHES_PER_SLOT
 
         def run(batches: list[list[WorkItem]]) -> list[T]:
-            rdd = sc.parallelize(batches, min(len(batches), slots * 4))
+            rdd = sc.parallelize(batches, min(len(batches), slots * TASKS_PER_SLOT))
             return collect(rdd.mapPartitions(task))
 
         with ThreadPoolExecutor(1) as pool:

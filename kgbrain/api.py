@@ -260,8 +260,8 @@ class Brain:
         if trust is not None and not 0.0 <= trust <= 1.0:
             raise InputError(f"--trust {trust!r} is outside 0..1")
         files = [Path(raw) for raw in paths]
-        for path in files:  # before anything is written
-            if not path.is_file():
+        for path in files:  # before anything is written (a folder: a Parquet export, ingest/parquet.py)
+            if not (path.is_file() or path.is_dir()):
                 raise InputError(f"{str(path)!r}: no such file")
         if len(files) == 1:
             return [self._load_file(files[0], source=source, trust=trust, fmt=fmt, progress=progress)]
@@ -274,7 +274,7 @@ class Brain:
     ) -> LoadReport:
         from kgbrain.ingest.formats import Kind, load_format
 
-        if not path.is_file():
+        if not (path.is_file() or path.is_dir()):
             raise InputError(f"{str(path)!r}: no such file")
         total = path.stat().st_size
 
@@ -455,6 +455,17 @@ class Brain:
         if not rows:
             raise InputError(f"Unknown fact {fact_id!r}")
         return fact_from_row(rows[0])
+
+    def export_parquet(self, folder: str | Path) -> dict[str, Any]:
+        """Write the knowledge base as a Parquet dataset in `folder` (ingest/parquet.py); its manifest.
+
+        Raises:
+            InputError: `folder` is a file or holds something else than a kgbrain export.
+            StoreError: the store failed.
+        """
+        from kgbrain.ingest.parquet import export_parquet
+
+        return export_parquet(self.store, Path(folder))
 
     def export(self, out: TextIO) -> int:
         """Write the knowledge base as JSONL facts (lossless: `load` of it rebuilds the same base).

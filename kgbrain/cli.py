@@ -211,7 +211,7 @@ def init(session: Session) -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--source", help="Source name for rows without one (default: the file name; an ontology's without extensions)."
 )
@@ -226,7 +226,7 @@ def init(session: Session) -> None:
 def load(
     session: Session, files: tuple[Path, ...], source: str | None, trust: float | None, fmt: str | None, as_json: bool
 ) -> None:
-    """Load facts files (JSONL/CSV/TSV) and ontologies: all of FILES or none of them.
+    """Load facts files (JSONL/CSV/TSV), ontologies and Parquet exports (a folder): all of FILES or none of them.
 
     A bad row, a parse error or a missing file anywhere leaves the knowledge base as it was, every file out.
     Without --db and ./kgbrain.kuzu, this creates ./kgbrain.kuzu (and says so); a failed load creates nothing.
@@ -342,9 +342,28 @@ def migrate(old: Path, new: Path) -> None:
     default="-",
     help="Output file (default stdout); written whole or not at all.",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "parquet"]),
+    default="jsonl",
+    show_default=True,
+    help="parquet: a folder of facts.parquet, records.parquet and manifest.json (`kgbrain load DIR` reads it).",
+)
+@click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
 @pass_session
-def export(session: Session, output: Path) -> None:
-    """Write the whole knowledge base as JSONL that `kgbrain load` reads back losslessly."""
+def export(session: Session, output: Path, fmt: str, folder: Path | None) -> None:
+    """Write the whole knowledge base as JSONL (or a Parquet folder) that `kgbrain load` reads back losslessly."""
+    if fmt == "parquet":
+        if folder is None or str(output) != "-":
+            raise InputError("--format parquet writes a folder: `kgbrain export --format parquet DIR` (no -o)")
+        refuse_overwrite(session, folder, "DIR")
+        manifest = session.brain().export_parquet(folder)
+        rows = sum(f["rows"] for f in manifest["files"].values())
+        click.echo(f"{rows} rows written to {folder} (write counter {manifest['write_counter']})", err=True)
+        return
+    if folder is not None:
+        raise InputError("a folder is written with --format parquet; JSONL goes to -o FILE or stdout")
     if str(output) == "-":
         session.brain().export(sys.stdout)
         sys.stdout.flush()

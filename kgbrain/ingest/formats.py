@@ -92,6 +92,8 @@ FORMATS: tuple[Format, ...] = (
     Format("n3", Kind.ONTOLOGY, (".n3",), _RDF, compressions=_GZ, parser="n3"),
     Format("trig", Kind.ONTOLOGY, (".trig",), _RDF, compressions=_GZ, parser="trig"),
     Format("nq", Kind.ONTOLOGY, (".nq",), _RDF, aliases=("nquads",), compressions=_GZ, parser="nquads"),
+    # A Parquet export (ingest/parquet.py) is a folder, known by its manifest, not by a name.
+    Format("parquet", Kind.FACTS, (), "kgbrain.ingest.parquet:read_export", listed=False),
     # Rule files are known by their extension; help and the format lists never named them.
     Format("dl", Kind.RULES, (".dl",), "kgbrain.ingest.rule_syntax:read_rules_file", aliases=(".dl",), listed=False),
 )
@@ -129,6 +131,8 @@ def load_format(path: Path, fmt: str | None = None) -> Format:
         if found is None:
             raise _unknown_name(fmt)
         return found
+    if path.is_dir():
+        return _BY_NAME["parquet"]
     found = of_file(path)
     if found is None:
         raise _unknown_file(path)

@@ -12,7 +12,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -102,6 +102,22 @@ def read_facts_file(
     batch = LoadBatch(file=str(path))
     builder = _RowBuilder(path.name, source or path.name, trust, batch)
     rows = _jsonl_rows(path, progress) if found.delimiter is None else _delimited_rows(path, found.delimiter, progress)
+    for line, row in rows:
+        builder.add(line, row)
+    return batch
+
+
+def read_rows(
+    rows: Iterable[tuple[int, dict[str, Any]]], file: str, *, source: str | None = None, trust: float | None = None
+) -> LoadBatch:
+    """Validate facts-file rows read from somewhere else than a file of lines (a Parquet export: ingest/parquet.py):
+    `(position, row)` pairs, each checked as a facts-file line is, errors naming `file` and the position.
+
+    Raises:
+        InvalidRow: the first malformed row.
+    """
+    batch = LoadBatch(file=file)
+    builder = _RowBuilder(Path(file).name, source or Path(file).name, trust, batch)
     for line, row in rows:
         builder.add(line, row)
     return batch

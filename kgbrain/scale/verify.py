@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ T = TypeVar("T")
 # writes, and tasks long enough (about 4,000 claims) that Spark's cost per task (about 0.1 s) stays small.
 BATCHES_PER_SLOT = 32
 TASKS_PER_SLOT = 2
+WAVES_IN_FLIGHT = 2
 # Opens the knowledge base at a path, read-only (Brain.open: passed down, so this layer needs no api import).
 PathOpener = Callable[[Path], Any]
 
@@ -122,30 +124,42 @@ def verify_on_spark(
         InputError: pyspark or Java is missing.
         EngineError: Spark failed.
     """
-    if prepare is not None:
-        prepare()
-    with spark_session(spec) as spark, tempfile.TemporaryDirectory(prefix="kgbrain-ship-") as tmp:
-        sc = spark.sparkContext
-        where = KbLocation(str(db))
-        if not (spec.local or shared_path):
-            where = KbLocation(str(db), _ship(sc, db, Path(tmp)))
-        task = partial(_verify_partition, opener, where, options, encode)
-        slots = max(1, int(sc.defaultParallelism))
-        wave = slots * BATCHES_PER_SLOT
+    # The caches are built while the JVM starts (most of a small run's time); executors need them from the start.
+    warming = ThreadPoolExecutor(1)
+    try:
+        warmed = warming.submit(prepare) if prepare is not None else None
+        with spark_session(spec) as spark, tempfile.TemporaryDirectory(prefix="kgbrain-ship-") as tmp:
+            if warmed is not None:
+                warmed.result()
+            sc = spark.sparkContext
+            where = KbLocation(str(db))
+            if not (spec.local or shared_path):
+                where = KbLocation(str(db), _ship(sc, db, Path(tmp)))
+            task = partial(_verify_partition, opener, where, options, encode)
+            yield from _waves(sc, task, batched(items, batch_size))
+    finally:
+        warming.shutdown(wait=True)
 
-        def run(batches: list[list[WorkItem]]) -> list[T]:
-            rdd = sc.parallelize(batches, min(len(batches), slots * TASKS_PER_SLOT))
-            return collect(rdd.mapPartitions(task))
 
-        with ThreadPoolExecutor(1) as pool:
-            pending: Future[list[T]] | None = None
-            for part in batched(batched(items, batch_size), wave):
-                ahead = pool.submit(run, part)  # the next wave runs while this thread writes the last one
-                if pending is not None:
-                    yield from pending.result()
-                pending = ahead
-            if pending is not None:
-                yield from pending.result()
+def _waves(sc: Any, task: Callable[[Iterable[Sequence[WorkItem]]], Iterator[T]], batches: Iterable[Any]) -> Iterator[T]:
+    """`task`'s results over the batches, in order: waves of batches, each one Spark job."""
+    slots = max(1, int(sc.defaultParallelism))
+    wave = slots * BATCHES_PER_SLOT
+
+    def run(part: list[list[WorkItem]]) -> list[T]:
+        rdd = sc.parallelize(part, min(len(part), slots * TASKS_PER_SLOT))
+        return collect(rdd.mapPartitions(task))
+
+    # Two waves run at once, so the cores a wave's last tasks leave idle take the next wave's first ones, and this
+    # thread writes the wave before them meanwhile.
+    with ThreadPoolExecutor(WAVES_IN_FLIGHT) as pool:
+        pending: deque[Future[list[T]]] = deque()
+        for part in batched(batches, wave):
+            pending.append(pool.submit(run, part))
+            if len(pending) >= WAVES_IN_FLIGHT:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
 
 
 def collect(rdd: Any) -> list[Any]:

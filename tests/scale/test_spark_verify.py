@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kgbrain.api import Brain
+from kgbrain.scale import verify as spark_verify
 from kgbrain.scale.session import SparkSpec, spark_session
 from tests.conftest import FIXTURES, write_jsonl
 from tests.reasoning.rules.test_bulk_vs_cypher import dense_rows
@@ -91,6 +92,19 @@ def test_spark_verdicts_are_the_embedded_bytes_and_resume(kb: Path, tmp_path: Pa
         b.verify_file(csv, embedded, closed_world=True)
         b.verify_file(csv, spark, closed_world=True, engine="spark", master="local[1]")
         assert spark.read_bytes() == embedded.read_bytes()
+
+
+def test_many_waves_come_back_in_input_order(kb: Path, tmp_path: Path) -> None:
+    # batches of 3: several waves of batches, two running at once, must still be written in input order
+    with Brain.open(kb, read_only=True) as b:
+        names = sorted(b.reasoner.graph().names)[:10]
+        claims = _claims(tmp_path / "claims.jsonl", names)
+        embedded, spark = tmp_path / "embedded.jsonl", tmp_path / "spark.jsonl"
+        b.verify_file(claims, embedded, batch_size=3)
+        b.verify_file(claims, spark, batch_size=3, engine="spark", master="local[2]")
+    lines = embedded.read_bytes().splitlines()
+    assert len(lines) > 3 * 2 * spark_verify.BATCHES_PER_SLOT * spark_verify.WAVES_IN_FLIGHT
+    assert spark.read_bytes() == embedded.read_bytes()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,8 @@ each case then appends --new relationships (default 100,000) in one transaction,
 prints CPU and wall seconds per step. Cases are `base:how:sources[:options]`:
 
 - base: `empty` (schema and nodes only), `one` (one table of 1M), `eight` (1M over eight tables), `onefwd` (one
-  table stored forward only, `WITH (storage_direction = 'fwd')`);
+  table stored forward only, `WITH (storage_direction = 'fwd')`), `delta` (the table of 1M with an empty delta
+  table R_D beside it, which takes the new rows: kgbrain's layout since schema version 8);
 - how: `copy` (COPY FROM an Arrow table) or `create` (LOAD FROM + MATCH + CREATE);
 - sources: `spread` (from and to any existing node), `clustered` (from the first 20k nodes), `newsrc` (from
   20k new nodes, to existing ones), `allnew` (from and to 20k new nodes);
@@ -51,6 +52,8 @@ ONE, EIGHT = ["R"], [f"R{i}" for i in range(8)]
 DEFAULT_CASES = [
     "empty:copy:spread",
     "one:copy:spread",
+    "delta:copy:spread",
+    "delta:create:spread",
     "one:copy:spread:noauto",
     "one:copy:spread:thr1g",
     "one:create:spread",
@@ -122,10 +125,10 @@ def build(folder: Path) -> None:
 def case(folder: Path, name: str, n_new: int) -> str:
     base, how, sources, *rest = name.split(":")
     opts = set(rest)
-    tables = EIGHT if base == "eight" else ONE
+    tables = EIGHT if base == "eight" else ["R_D"] if base == "delta" else ONE
     work = Path(tempfile.mkdtemp(dir=folder)) / "db"
     if base != "empty":
-        shutil.copy(folder / base, work)
+        shutil.copy(folder / ("one" if base == "delta" else base), work)
     kw: dict[str, object] = {}
     if "noauto" in opts:
         kw["auto_checkpoint"] = False
@@ -143,6 +146,9 @@ def case(folder: Path, name: str, n_new: int) -> str:
     if base == "empty":
         schema(conn, tables)
         conn.execute("COPY N FROM $t", {"t": pa.table({"id": pa.array(nodes(0, N_NODES))})})
+        conn.execute("CHECKPOINT")
+    if base == "delta":
+        conn.execute(f"CREATE REL TABLE R_D(FROM N TO N, {PROPS})")
         conn.execute("CHECKPOINT")
     c0, t0 = cpu(), time.perf_counter()
     new_nodes: list[str] = []

@@ -217,6 +217,16 @@ class Brain:
         """Close the underlying store."""
         self.store.close()
 
+    def compact(self) -> int:
+        """Merge the facts new writes left in the store's delta tables into its main tables (what a load does by
+        itself once they pass KGBRAIN_DELTA_MERGE_ROWS), all or nothing; how many facts moved. Answers stay the
+        same; the next writes commit faster.
+
+        Raises:
+            StoreError: the store failed or is read-only; the knowledge base is as it was.
+        """
+        return self.store.merge_deltas()
+
     def __enter__(self) -> Brain:
         return self
 

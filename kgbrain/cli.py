@@ -318,6 +318,15 @@ def facts(session: Session, concept: str, as_of: str | None, as_json: bool) -> N
 
 
 @cli.command()
+@pass_session
+def compact(session: Session) -> None:
+    """Merge the facts recent loads left in the delta tables into the main ones (for idle time; loads do it by
+    themselves past KGBRAIN_DELTA_MERGE_ROWS facts). All or nothing; answers stay the same."""
+    moved = session.brain(write=True).compact()
+    click.echo(f"{moved} facts merged into the main tables." if moved else "Nothing to merge.")
+
+
+@cli.command()
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
 def migrate(old: Path, new: Path) -> None:

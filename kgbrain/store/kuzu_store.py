@@ -45,7 +45,7 @@ from typing import Any
 
 from kgbrain.errors import QueryError, StoreError
 from kgbrain.store import schema
-from kgbrain.store.database import Database
+from kgbrain.store.database import Database, env_number
 from kgbrain.store.delta import DeltaRecorder, FactDelta
 from kgbrain.store.engine import Session
 from kgbrain.store.migrations import WRITE_COUNTER, ensure_schema
@@ -75,6 +75,11 @@ _GENERATED_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 Row = dict[str, Any]
 
+# The deltas are merged into the fact tables when an `atomic` block leaves at least this many facts in them
+# (KGBRAIN_DELTA_MERGE_ROWS): a merge costs about as much as loading them (6-8 CPU s per 100k on a 1M-fact
+# table), and reads of the two tables slow down as the delta grows.
+DELTA_MERGE_ROWS = 150_000
+_BYTES_PER_FACT = 400  # what a merged fact adds to the file and its log, for `atomic`'s disk-space check
 READ_CACHE_ENTRIES = 20_000  # named-query results a server's reader keeps between writes
 # A named query that changes fact edges (they take `$subjects`): SET on the relationship of a `-[r]->` pattern.
 _FACT_UPDATE = re.compile(r"-\[r(:[^\]]*)?\]->.*\bSET\s+r\.", re.S)
@@ -181,15 +186,63 @@ class KuzuStore:
         Raises:
             StoreError: the copy, the write or the swap failed; the database is as it was.
         """
+        threshold = int(env_number("KGBRAIN_DELTA_MERGE_ROWS", DELTA_MERGE_ROWS, low=1, high=10**12))
+        with self._atomic(expected_bytes=expected_bytes) as outermost:
+            yield
+            if outermost and not self.read_only:  # (a block that joined an outer one leaves the merge to it)
+                self.merge_deltas(threshold=threshold)
+
+    @contextmanager
+    def _atomic(self, *, expected_bytes: int) -> Iterator[bool]:
+        """`atomic` without the merge: yields whether this is the outermost block."""
         database = self.database
         gave_out_connections = self._owns_database and database.shared
-        if self.path is None or self._in_tx or gave_out_connections or database.in_working_copy:
-            yield
+        if self._in_tx or database.in_working_copy:
+            yield False
+            return
+        if self.path is None or gave_out_connections:
+            yield True
             return
         if self.read_only:
             raise StoreError("the database is open read-only; writing needs a read-write open")
         with self._write_lock, database.working_copy(expected_bytes=expected_bytes):
-            yield
+            yield True
+
+    # -- delta tables (schema.DELTA_TABLES) ------------------------------------------------------
+
+    def delta_rows(self) -> dict[str, int]:
+        """How many facts wait in each fact table's delta (by fact table; the empty ones left out).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        counts = {}
+        for table in schema.FACT_TABLES:
+            text, what = _table_statement("delta_count", table)
+            counts[table] = int(self._session.first_value(text, what=what) or 0)
+        return {t: n for t, n in counts.items() if n}
+
+    def merge_deltas(self, *, threshold: int = 1) -> int:
+        """Move the facts of the delta tables into their main tables, all or nothing (through `atomic`), when
+        together they hold at least `threshold`; how many facts moved (0: fewer, nothing done).
+
+        Queries read both tables, so what they answer is the same before and after. On a working copy the move is
+        a COPY per table; otherwise (in memory, a server's database) row by row, which rolls back cleanly.
+
+        Raises:
+            StoreError: the store failed or is read-only; the database is as it was.
+        """
+        waiting = self.delta_rows()
+        total = sum(waiting.values())
+        if total == 0 or total < threshold:
+            return 0
+        with self._atomic(expected_bytes=total * _BYTES_PER_FACT), self.transaction():
+            template = "delta_merge_copy" if self.database.in_working_copy else "delta_merge_create"
+            for table in waiting:
+                for step in (template, "delta_clear"):
+                    text, what = _table_statement(step, table)
+                    self._session.run(text, {}, what=what)  # (facts only move: nothing for the delta recorder)
+        return total
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -394,6 +447,7 @@ class KuzuStore:
         Raises:
             StoreError: COPY failed (the enclosing transaction is then rolled back).
         """
+        table = schema.DELTA_TABLES.get(table, table)  # new facts go to the delta table
         if table not in self.tables():
             raise QueryError(f"copy into unknown table {table!r}")
         if rows.num_rows == 0:
@@ -410,6 +464,7 @@ class KuzuStore:
             QueryError: `table` is not a relationship table of the schema.
             StoreError: the insert failed (the enclosing transaction is then rolled back).
         """
+        table = schema.DELTA_TABLES.get(table, table)  # new facts go to the delta table
         if table not in schema.REL_TABLES:
             raise QueryError(f"append into unknown relationship table {table!r}")
         if rows.num_rows == 0:

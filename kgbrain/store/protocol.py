@@ -88,6 +88,11 @@ class GraphStore(Protocol):
         """Append relationships (pyarrow Table: from, to, properties) so a rollback cannot harm older rows."""
         ...
 
+    def merge_deltas(self, *, threshold: int = 1) -> int:
+        """Move the facts waiting in the delta tables into the main ones (all or nothing) when there are at least
+        `threshold`; how many moved."""
+        ...
+
     def close(self) -> None:
         """Release the database."""
         ...

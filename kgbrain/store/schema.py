@@ -29,6 +29,11 @@ CORE_TABLES: dict[str, str] = {
 GENERIC_TABLE = "REL"
 ATTR_TABLE = "ATTR"
 FACT_TABLES: tuple[str, ...] = (*CORE_TABLES.values(), GENERIC_TABLE, ATTR_TABLE)
+# Schema version 8: beside each fact table T a delta table T_D with the same columns takes every new fact, so a
+# commit rewrites the small delta instead of T's columns (a commit touching a 1M-row table costs seconds to
+# checkpoint); every query reads both, `[r:T|T_D]`, and `merge_deltas` (store/compact.py) moves the delta into T.
+DELTA_SUFFIX = "_D"
+DELTA_TABLES: dict[str, str] = {t: t + DELTA_SUFFIX for t in FACT_TABLES}
 
 # Column order of every fact table after the FROM/TO pair; schema.cypher plus the migrations must match.
 FACT_COLUMNS: tuple[str, ...] = (
@@ -62,6 +67,8 @@ PRIMARY_KEYS: dict[str, str] = {"Concept": "id", "Term": "key", "Value": "id", "
 REL_TABLES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     **{t: ("Concept", "Concept", FACT_COLUMNS) for t in (*CORE_TABLES.values(), GENERIC_TABLE)},
     ATTR_TABLE: ("Concept", "Value", FACT_COLUMNS),
+    **{DELTA_TABLES[t]: ("Concept", "Concept", FACT_COLUMNS) for t in (*CORE_TABLES.values(), GENERIC_TABLE)},
+    DELTA_TABLES[ATTR_TABLE]: ("Concept", "Value", FACT_COLUMNS),
     "NAMES": ("Term", "Concept", NAMES_COLUMNS[2:]),
     "DERIVES": ("Derivation", "FactRef", ()),  # derivation -> the fact it derives (no properties)
     "USES": ("Derivation", "FactRef", ()),  # derivation -> each premise fact
@@ -73,6 +80,11 @@ def table_for(predicate: str, literal: bool) -> str:
     if literal:
         return ATTR_TABLE
     return CORE_TABLES.get(predicate, GENERIC_TABLE)
+
+
+def reading(*tables: str) -> str:
+    """The label of a pattern that reads these fact tables: each one with its delta (`IS_A|IS_A_D`)."""
+    return "|".join(f"{t}|{DELTA_TABLES[t]}" for t in tables)
 
 
 def _migration_files() -> dict[int, Path]:

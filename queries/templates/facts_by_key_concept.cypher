@@ -2,7 +2,7 @@
 // One table per query: a label-free pattern over every table returns each relationship the running
 // transaction created once per table (kuzu 0.11.3) and runs out of buffer pool on a big load.
 UNWIND $subjects AS sid
-MATCH (s:Concept {id: sid})-[r:@TABLE@]->(o:Concept)
+MATCH (s:Concept {id: sid})-[r:@TABLE@|@TABLE@_D]->(o:Concept)
 WHERE r.status <> 'retracted' AND list_contains($predicates, r.predicate)
 RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, 'Concept' AS object_table, o.id AS object,
        CAST(NULL AS STRING) AS lexical, CAST(NULL AS STRING) AS datatype, CAST(NULL AS STRING) AS unit,

@@ -1,7 +1,7 @@
-"""Soak: a writer process loads, retracts and writes in place over and over while kill -9 lands at random moments
-(mid-load, mid-swap, mid-checkpoint, mid-close); after every kill the reopened file must hold a whole number of
-cycles, export the same twice, and take the next cycle. About a minute here; `bench/store_soak.py` runs it longer
-(KGBRAIN_SOAK_SECONDS)."""
+"""Soak: a writer process loads, retracts, merges and writes in place over and over while kill -9 lands at random
+moments (mid-load, mid-merge, mid-swap, mid-checkpoint, mid-close); after every kill the reopened file must hold a
+whole number of cycles, export the same twice, and take the next cycle. About a minute here; `bench/store_soak.py`
+runs it longer (KGBRAIN_SOAK_SECONDS)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,12 @@ import pytest
 from kgbrain.api import Brain
 
 BATCH = 10
+MERGE_ROWS = 25  # a load merges the delta tables every third cycle or so: kills land in merges too
 
 # One cycle i: load batch i (s<i>_0..9 is_a c<i % 3>) in one all-or-nothing write, retract s<i>_0's fact (another),
-# then write the cycle number in place (log, then checkpoint at close). It reopens the file between cycles now and
-# then, so kills land in opens and closes too; where it starts (and a cycle to finish) is read back from the file.
+# then write the cycle number in place (log, then checkpoint at close); now and then it merges the delta tables
+# (besides the loads' own merges past MERGE_ROWS). It reopens the file between cycles now and then, so kills land
+# in opens and closes too; where it starts (and a cycle to finish) is read back from the file.
 WRITER = textwrap.dedent(
     """
     import json, random, sys
@@ -52,6 +54,8 @@ WRITER = textwrap.dedent(
         finish(i)
         print(i, flush=True)
         i += 1
+        if rng.random() < 0.2:  # an explicit merge (`kgbrain compact`) besides the loads' own past the threshold
+            brain.compact()
         if rng.random() < 0.4:
             brain.close()
             brain = Brain.open(db)
@@ -98,6 +102,7 @@ def test_random_kills_leave_whole_cycles_and_a_file_that_takes_the_next(tmp_path
             [sys.executable, "-c", WRITER, str(db), str(tmp_path), str(kills), str(cycles), str(mark)],
             stdout=subprocess.PIPE,
             text=True,
+            env={**os.environ, "KGBRAIN_DELTA_MERGE_ROWS": str(MERGE_ROWS)},
         ) as writer:
             assert writer.stdout is not None
             os.set_blocking(writer.stdout.fileno(), False)

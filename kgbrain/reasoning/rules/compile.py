@@ -24,7 +24,7 @@ from enum import Enum
 from typing import Any
 
 from kgbrain.ruleset import Atom, CompareOp, Comparison, Const, Rule, Term, Var
-from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE
+from kgbrain.store.schema import ATTR_TABLE, CORE_TABLES, GENERIC_TABLE, reading
 
 ACTIVE = "active"
 # Typed empty lists for ground rules (an untyped `[]` literal has no element type in Kùzu).
@@ -133,18 +133,18 @@ class _Builder:
         conds = [f"{rel}.polarity = {self.param(not atom.negated)}", f"{rel}.status = $active"]
         subject, c1 = self.node(atom.args[0], Kind.CONCEPT)
         if atom.unary:
-            tables = "|".join(_MEMBERSHIP)
+            tables = reading(*_MEMBERSHIP)
             target = f"(:Concept {{id: {self.param(atom.predicate)}}})"
             c2: list[str] = []
         else:
             obj = atom.args[1]
             concept_table = CORE_TABLES.get(atom.predicate, GENERIC_TABLE)
             if isinstance(obj, Const):
-                tables = ATTR_TABLE if obj.literal else concept_table
+                tables = reading(ATTR_TABLE if obj.literal else concept_table)
             else:
                 kind = self.kinds[obj.name]
-                tables = {Kind.CONCEPT: concept_table, Kind.VALUE: ATTR_TABLE, Kind.ANY: ""}[kind]
-                tables = tables or f"{concept_table}|{ATTR_TABLE}"
+                tables = {Kind.CONCEPT: reading(concept_table), Kind.VALUE: reading(ATTR_TABLE), Kind.ANY: ""}[kind]
+                tables = tables or reading(concept_table, ATTR_TABLE)
             target, c2 = self.node(obj, Kind.ANY)
             conds.insert(0, f"{rel}.predicate = {self.param(atom.predicate)}")
         if delta:

@@ -122,7 +122,7 @@ def test_cli_rules_lists_and_compiles(tmp_path: Path) -> None:
     data = json.loads(runner.invoke(cli, ["--db", str(db), "rules", "--json", "--cypher"]).stdout)
     gp = data["rules"][0]
     assert gp["kind"] == "strict"
-    assert "MATCH (v0:Concept)-[r0:REL]->(v1:Concept)" in gp["cypher"]
+    assert "MATCH (v0:Concept)-[r0:REL|REL_D]->(v1:Concept)" in gp["cypher"]
     assert "parent" not in gp["cypher"]  # constants are parameters
     assert "parent" in gp["params"].values()
 

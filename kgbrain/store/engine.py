@@ -59,6 +59,14 @@ def readers_beside_writer() -> bool:
     return engine_package.backend_name() == "ladybug"
 
 
+def writes_to_deltas() -> bool:
+    """New facts go to the delta tables (schema.DELTA_TABLES; Ladybug). On Kùzu 0.11.3 they stay in the main tables:
+    in a transaction that created a concept, a label-free scan repeats its new relationship once per table, and
+    `WITH DISTINCT r` stops collapsing the repeats once the relationship is in a delta table (measured), so every
+    query that de-duplicates them would miscount. The deltas then stay empty, and merging has nothing to do."""
+    return engine_package.backend_name() == "ladybug"
+
+
 def _database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) -> Any:
     package = engine_package.load()
     options: dict[str, Any] = {

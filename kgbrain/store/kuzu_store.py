@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import QueryError, StoreError
-from kgbrain.store import schema
+from kgbrain.store import engine, schema
 from kgbrain.store.database import Database, env_number
 from kgbrain.store.delta import DeltaRecorder, FactDelta
 from kgbrain.store.engine import Session
@@ -447,7 +447,8 @@ class KuzuStore:
         Raises:
             StoreError: COPY failed (the enclosing transaction is then rolled back).
         """
-        table = schema.DELTA_TABLES.get(table, table)  # new facts go to the delta table
+        if engine.writes_to_deltas():
+            table = schema.DELTA_TABLES.get(table, table)  # new facts go to the delta table
         if table not in self.tables():
             raise QueryError(f"copy into unknown table {table!r}")
         if rows.num_rows == 0:
@@ -464,7 +465,8 @@ class KuzuStore:
             QueryError: `table` is not a relationship table of the schema.
             StoreError: the insert failed (the enclosing transaction is then rolled back).
         """
-        table = schema.DELTA_TABLES.get(table, table)  # new facts go to the delta table
+        if engine.writes_to_deltas():
+            table = schema.DELTA_TABLES.get(table, table)  # new facts go to the delta table
         if table not in schema.REL_TABLES:
             raise QueryError(f"append into unknown relationship table {table!r}")
         if rows.num_rows == 0:

@@ -1057,16 +1057,35 @@ def _read(
 
 def _query_engine(graph: FactGraph, store: GraphStore, program: Callable[[], Program]) -> QueryEngine:
     """A query engine over the closure of the active facts in `graph` under the strict rules `program` gives."""
-    from kgbrain.ingest.loader import stored_predicate_iris
-    from kgbrain.ingest.ontology import load_mapping
     from kgbrain.ingest.rdf_mapping import RdfMapper
     from kgbrain.reasoning.rules.executor import Closure, read_facts
     from kgbrain.reasoning.rules.query import QueryEngine, entailment_program
 
     closure = Closure(read_facts(graph, store))
     closure.run(entailment_program(program()))
-    known = stored_predicate_iris(store)
-    return QueryEngine(closure, RdfMapper(load_mapping(), file="", source="", trust=0.0, known_predicates=known))
+    return QueryEngine(closure, cast(RdfMapper, _MapperOnUse(store)))
+
+
+class _MapperOnUse:
+    """The IRI mapping of ontology loading (`RdfMapper`), built when a query first names an IRI: building it
+    imports rdflib and the loader and parses ontology/rdf_mapping.ttl, a third of a `kgbrain query` process on the
+    demo, which most queries (rule bodies, SPARQL over prefixed names kgbrain made) never need."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+        self._mapper: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._mapper is None:
+            from kgbrain.ingest.loader import stored_predicate_iris
+            from kgbrain.ingest.ontology import load_mapping
+            from kgbrain.ingest.rdf_mapping import RdfMapper
+
+            known = stored_predicate_iris(self._store)
+            self._mapper = RdfMapper(load_mapping(), file="", source="", trust=0.0, known_predicates=known)
+        return getattr(self._mapper, name)
 
 
 def _within_limits(**texts: tuple[str, int]) -> None:

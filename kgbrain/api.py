@@ -387,12 +387,12 @@ class Brain:
         if spec is None:
             return None
         self._worker_opener()  # the same conditions as several workers: a file, opened read-only
-        if self._window() is not None:
-            raise InputError("--as-of is not supported with --engine spark yet; verify on the embedded engine")
         from kgbrain.output.verify_runs import SparkRun
 
         assert self.store.path is not None
-        return SparkRun(spec, self.store.path, partial(Brain.open, read_only=True))
+        window = self._window()
+        opener = partial(Brain.open, read_only=True) if window is None else partial(_executor_as_of, window)
+        return SparkRun(spec, self.store.path, opener)
 
     def _worker_opener(self) -> CheckerOpener:
         """How a verification worker opens this knowledge base.
@@ -1018,6 +1018,15 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
     reading = f"{said}; {output.reading}" if output.reading else said
     text = f"{reading_sentence(read, output.language)} {output.text}"
     return replace(output, text=text, question=question, reading=reading)
+
+
+def _executor_as_of(as_of: str, path: Path) -> Brain:
+    """A Spark executor's knowledge base as of the time the driver's is (`verify --engine spark --as-of`)."""
+    import atexit
+
+    base = Brain.open(path, read_only=True)
+    atexit.register(base.close)  # the view's close leaves its store open: it belongs to `base`
+    return base.at(None if as_of == "now" else as_of)
 
 
 def _opened_as_of(opener: Callable[[], Brain], as_of: str) -> Brain:

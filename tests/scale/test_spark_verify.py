@@ -18,8 +18,10 @@ from kgbrain.scale.session import SparkSpec, spark_session
 from tests.conftest import FIXTURES, write_jsonl
 from tests.reasoning.rules.test_bulk_vs_cypher import dense_rows
 from tests.reasoning.rules.test_executor import CLASSES, CONCEPTS, PREDICATES
+from tests.time.test_as_of import _rows as timed_rows
 
 pytestmark = pytest.mark.spark
+PLUTO_PLANET = ("pluto", "is_a", "planet")
 
 RULES = """\
 [anc1] ancestor(X, Y) :- parent(X, Y).
@@ -147,3 +149,27 @@ def test_random_knowledge_bases_and_claims_give_the_embedded_bytes(
             b.verify_file(path, embedded, batch_size=7)
             b.verify_file(path, on_spark, batch_size=7, engine="spark", master="local[2]")
         assert on_spark.read_bytes() == embedded.read_bytes()
+
+
+def test_as_of_on_spark_gives_the_embedded_verdicts(spark: Any, tmp_path: Path) -> None:
+    db = tmp_path / "timed.kuzu"
+    with Brain.open(db) as b:
+        b.load([write_jsonl(tmp_path / "timed.jsonl", timed_rows())], source="iau")
+    names = sorted({r["subject"] for r in timed_rows()} | {r["object"] for r in timed_rows()})
+    claims = _claims(tmp_path / "claims.jsonl", names)
+    verdicts: dict[str, bytes] = {}
+    with Brain.open(db, read_only=True) as b:
+        for when in ("1950", "2010"):
+            embedded, on_spark = tmp_path / f"embedded{when}.jsonl", tmp_path / f"spark{when}.jsonl"
+            b.at(when).verify_file(claims, embedded, batch_size=16)
+            b.at(when).verify_file(claims, on_spark, batch_size=16, engine="spark", master="local[2]")
+            assert on_spark.read_bytes() == embedded.read_bytes()
+            verdicts[when] = embedded.read_bytes()
+    rows = [json.loads(line) for line in claims.read_text(encoding="utf-8").splitlines() if line.startswith("{")]
+    asked = {r["id"] for r in rows if (r.get("subject"), r.get("predicate"), r.get("object")) == PLUTO_PLANET}
+    found = {
+        when: {v["verdict"] for v in map(json.loads, text.splitlines()) if v["id"] in asked}
+        for when, text in verdicts.items()
+    }
+    assert found["1950"] & {"SUPPORTED", "REFUTED"}
+    assert found["1950"] != found["2010"]  # the time reached the executors

@@ -10,7 +10,8 @@ prints CPU and wall seconds per step. Cases are `base:how:sources[:options]`:
 
 - base: `empty` (schema and nodes only), `one` (one table of 1M), `eight` (1M over eight tables), `onefwd` (one
   table stored forward only, `WITH (storage_direction = 'fwd')`), `delta` (the table of 1M with an empty delta
-  table R_D beside it, which takes the new rows: kgbrain's layout since schema version 8);
+  table R_D beside it, which takes the new rows: kgbrain's layout since schema version 8), `delta50k`,
+  `delta100k` (the same with 50k or 100k rows in R_D already: the delta before it is merged);
 - how: `copy` (COPY FROM an Arrow table) or `create` (LOAD FROM + MATCH + CREATE);
 - sources: `spread` (from and to any existing node), `clustered` (from the first 20k nodes), `newsrc` (from
   20k new nodes, to existing ones), `allnew` (from and to 20k new nodes);
@@ -125,10 +126,10 @@ def build(folder: Path) -> None:
 def case(folder: Path, name: str, n_new: int) -> str:
     base, how, sources, *rest = name.split(":")
     opts = set(rest)
-    tables = EIGHT if base == "eight" else ["R_D"] if base == "delta" else ONE
+    tables = EIGHT if base == "eight" else ["R_D"] if base.startswith("delta") else ONE
     work = Path(tempfile.mkdtemp(dir=folder)) / "db"
     if base != "empty":
-        shutil.copy(folder / ("one" if base == "delta" else base), work)
+        shutil.copy(folder / ("one" if base.startswith("delta") else base), work)
     kw: dict[str, object] = {}
     if "noauto" in opts:
         kw["auto_checkpoint"] = False
@@ -147,8 +148,11 @@ def case(folder: Path, name: str, n_new: int) -> str:
         schema(conn, tables)
         conn.execute("COPY N FROM $t", {"t": pa.table({"id": pa.array(nodes(0, N_NODES))})})
         conn.execute("CHECKPOINT")
-    if base == "delta":
+    if base.startswith("delta"):
         conn.execute(f"CREATE REL TABLE R_D(FROM N TO N, {PROPS})")
+        waiting = int(base.removeprefix("delta").removesuffix("k") or 0) * 1000
+        if waiting:
+            conn.execute("COPY R_D FROM $t", {"t": rels(waiting, 3, nodes(0, N_NODES), nodes(0, N_NODES))})
         conn.execute("CHECKPOINT")
     c0, t0 = cpu(), time.perf_counter()
     new_nodes: list[str] = []

@@ -37,7 +37,7 @@ from kgbrain.reasoning.modes.deductive import Claim, Deducer
 from kgbrain.reasoning.nlu.lexicon import BROADER, KbLexicon
 from kgbrain.reasoning.nlu.question import Intent, Question, parse_question
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
-from kgbrain.reasoning.nlu.understanding import link_attribute, understand, verb_statement
+from kgbrain.reasoning.nlu.understanding import link_attribute, read_claim, understand
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import uncertainty_level
 from kgbrain.reasoning.views.cache_files import read_cache
@@ -297,6 +297,10 @@ class Reasoner:
         if s is None:
             return _unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject))
         if o is None and predicate in HIERARCHY:
+            # "Bordeaux is located in France", "Minors are permitted to buy alcohol": no class, a statement
+            read = read_claim(self, f"{subject} {obj}", detect_language(f"{subject} {obj}"))
+            if read is not None:
+                return Claim(read[0], read[1], read[2], read[3] == polarity)
             return _unknown_check(subject, predicate, obj, polarity, obj, self.linker.suggest(obj))
         # An object that names no concept is compared as an attribute value.
         return Claim(s, predicate, o if o is not None else obj, polarity, o is None)
@@ -311,19 +315,20 @@ class Reasoner:
                 out[i] = check
 
     def _verb_claim(self, sentence: str, polarity: bool) -> Claim:
-        """The claim of a sentence whose verb names a stored relation (as "Does X V Y?" is read).
+        """The claim of a sentence, read as the yes/no question that asks it is read (nlu read_claim).
 
         Raises:
             InputError: no verb of the sentence names a relation between concepts it names.
         """
-        found = verb_statement(self, sentence, "", detect_language(sentence))
+        found = read_claim(self, sentence, detect_language(sentence))
         if found is None:
             raise InputError(
                 f"cannot read {sentence!r} as a claim; write it like 'X is a Y', 'X has Y', 'X can Y', 'X causes Y' "
                 "or with a verb the knowledge base stores a relation for (or 'X — это Y', 'X имеет Y', 'X может Y', "
                 "'X вызывает Y'), or give subject/predicate/object"
             )
-        return Claim(*found, polarity)
+        subject, predicate, obj, stated = found
+        return Claim(subject, predicate, obj, stated == polarity)
 
     def decide(self, claims: Sequence[Claim]) -> list[Check]:
         """THE semantics of a statement about linked concepts: `check`, `check_many` and `ask`'s yes/no

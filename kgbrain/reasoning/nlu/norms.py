@@ -6,8 +6,10 @@ wine producer allowed to add water?", "Is irrigation allowed in an AOC vineyard?
 modal says which predicates (permitted, obliged_to/requires), the holder is the concept named in the question
 that norms are stated for (itself or a class above it), and the action is the holder's norm whose names explain
 the most of the other words («использовать» ~ «использование», "state … on the label" ~ "label alcohol content").
-An action is chosen only when its name explains at least half of those words; otherwise the question is left to
-the patterns, and an unknown action is "no norm", never a neighbour's norm.
+An action is chosen only when its name explains at least half of those words, and all of them when the name has
+words of its own the question does not say ("carry skis" is not "carrying a bicycle": the same verb with another
+object is another action); otherwise the question is left to the patterns, and an unknown action is "no norm",
+never a neighbour's norm.
 """
 
 from __future__ import annotations
@@ -73,6 +75,15 @@ def read_norm(r: ConceptLinks, q: Question) -> Question | None:
     return None
 
 
+def norm_predicate(r: ConceptLinks, q: Question) -> str:
+    """The predicate a norm question read by `read_norm` asks: the one its holder (or a class above) states the
+    action with, else the first the modal names (a claim decides one statement; ask decides them all, and the
+    stated one is the one it finds)."""
+    holder, action = q.concepts[0], q.concepts[-1]
+    wanted = NORM_PREDICATES[q.intent]
+    return next((p for p in wanted if action in _norm_actions(r, holder, (p,))), wanted[0])
+
+
 def _modal(word: str) -> bool:
     return word in _PERMISSION or word in _MAYBE_PERMISSION or word in _OBLIGATION or word in _PROHIBITION
 
@@ -115,6 +126,8 @@ def _best_action(r: ConceptLinks, rest: list[str], actions: list[str]) -> str | 
             if hits * 2 < len(asked):
                 continue
             unsaid = sum(1 for p in parts if not any(same_root(a, p) for a in asked))
+            if unsaid and hits < len(asked):  # "carry skis" is not "carrying a bicycle": another object
+                continue
             score = hits - 0.3 * unsaid
             if best is None or score > best[0]:
                 best = (score, action)

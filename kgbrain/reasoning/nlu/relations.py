@@ -85,15 +85,16 @@ class Reading:
     tied: tuple[str, ...] = ()  # predicates that explain the phrase as well as the chosen one
 
 
-def read_relation(r: ConceptLinks, lexicon: KbLexicon, q: Question) -> Reading | None:
-    """The question as (concepts, predicate), when its words are concepts and one predicate's name; else None."""
+def read_relation(r: ConceptLinks, lexicon: KbLexicon, q: Question, *, claim: bool = False) -> Reading | None:
+    """The question as (concepts, predicate), when its words are concepts and one predicate's name; else None.
+    With `claim`, `q.text` is a statement ("Riesling grows in Mosel") read as the yes/no question that asks it."""
     text = q.text
     tokens = words(text)
     if not tokens:
         return None
     first = tokens[0]
-    yes_no = (q.language == "en" and first in _YES_NO_EN) or (q.language == "ru" and "ли" in tokens)
-    wh = {t for t in tokens[:4] if t in _WH_EN or t in _WH_RU}
+    yes_no = claim or (q.language == "en" and first in _YES_NO_EN) or (q.language == "ru" and "ли" in tokens)
+    wh = set() if claim else {t for t in tokens[:4] if t in _WH_EN or t in _WH_RU}
     if not yes_no and not wh and not (q.language == "ru" and _ru_yes_no(text)):
         return None
     yes_no = yes_no or not wh

@@ -270,6 +270,28 @@ def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tupl
     return None
 
 
+def read_claim(r: ConceptLinks, sentence: str, language: str) -> tuple[str, str, str, bool] | None:
+    """(subject, predicate, object, polarity) of a statement, read as `understand` reads the yes/no question
+    that asks it, so a claim and its question cannot be read apart: the verb's stored relation
+    (`verb_statement`), a norm («Производителю разрешена шаптализация», "Minors are permitted to buy
+    alcohol"), else the concepts plus a relation phrase ("Pinot noir grows in Burgundy", «растёт в»)."""
+    from kgbrain.reasoning.nlu.norms import norm_predicate, read_norm
+    from kgbrain.reasoning.nlu.relations import read_relation
+
+    q = Question(sentence, language, Intent.UNKNOWN, subject=sentence)
+    norm = read_norm(r, q)  # first, as `understand` tries it: "permitted" may also name a stored relation
+    if norm is not None:
+        return norm.concepts[0], norm_predicate(r, norm), norm.concepts[-1], norm.polarity
+    found = verb_statement(r, sentence, "", language)
+    if found is not None:
+        return (*found, True)
+    reading = read_relation(r, r.vocabulary(), q, claim=True)
+    if reading is not None and reading.question.intent is Intent.DOES:
+        read = reading.question
+        return read.concepts[0], read.verb, read.concepts[-1], True
+    return None
+
+
 def _verb_splits(words: list[str], verb: str) -> list[tuple[list[str], str, list[str]]]:
     """The ways to read `words` as (subject words, verb, object words): around `verb` when it is given, else at
     each word."""

@@ -112,12 +112,26 @@ def same_root(a: str, b: str) -> bool:
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 4 and long.startswith(short):
         return True
+    if len(short) == 3 and _cyrillic(short):
+        # a short root's verbal noun: курить ~ курение («кур», «курен»), купить ~ покупка («куп», «покупк»)
+        for noun in (long, long.removeprefix(_RU_ASPECT) if not short.startswith(_RU_ASPECT) else long):
+            if noun.startswith(short) and noun[3:] in _RU_NOUN_OF_VERB:
+                return True
     common = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
             break
         common += 1
     return common >= 5
+
+
+# What a Russian verbal noun adds to a verb's key (курить -> «кур», курение -> «курен»).
+_RU_NOUN_OF_VERB = frozenset({"ен", "ан", "к"})
+_RU_ASPECT = "по"  # the prefix of the imperfective noun of a perfective verb (купить ~ покупка)
+
+
+def _cyrillic(k: str) -> bool:
+    return "\u0400" <= k[0] <= "\u04ff"
 
 
 # Consonant alternations between a Russian verb and its noun (родиться ~ рождение, носить ~ ношение,

@@ -990,9 +990,9 @@ def query(session: Session, text: str, as_json: bool, as_csv: bool, as_of: str |
         writer.writerows(cells)
         return
     widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(result.columns)]
-    click.echo("  ".join(c.ljust(w) for c, w in zip(result.columns, widths, strict=True)).rstrip())
-    for row in cells:
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    table = [list(result.columns), *cells]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in table]
+    click.echo("\n".join(lines))  # (one write: an echo per row was a sixth of a 20k-row query process)
     click.echo(f"({len(cells)} row{'s' if len(cells) != 1 else ''})", err=True)
 
 

@@ -132,9 +132,6 @@ def _read(
     yes_no: bool,
     wh: set[str],
 ) -> Reading | None:
-    text = q.text
-    declared = r.predicates().declared
-    relations = frozenset(r.graph().pred_names)
     covered = {i for m in mentions for i in range(m.start, m.end)}
     phrase = [t for i, t in enumerate(tokens) if i not in covered and t not in _NOISE]
     said = len(phrase)  # the words after it are what a wh-word implies: they may stay unexplained
@@ -142,36 +139,41 @@ def _read(
     concepts = list(dict.fromkeys(m.concept for m in mentions))
     if not concepts:
         return None
-    attributes = frozenset(p for p in declared if p not in relations)
+    relations = frozenset(r.graph().pred_names)
     matches = lexicon.match(phrase, only=relations if yes_no and len(concepts) >= 2 else None)
     if wh & _WHERE:
         matches = sorted(matches, key=lambda m: (-(m.score + 0.6 * m.predicate.endswith(_PLACE_ENDS)), m.predicate))
     if not matches:
         return None
     best = matches[0]
-    explained = {i for m in matches[:1] for i in m.explained}
-    leftover = [w for i, w in enumerate(phrase[:said]) if i not in explained and not _filler(w)]
-    if leftover:
-        return None
+    if any(i not in best.explained and not _filler(w) for i, w in enumerate(phrase[:said])):
+        return None  # a word no name explains: the question asks something else
     tied = tuple(m.predicate for m in matches[1:] if abs(m.score - best.score) < 1e-9 and m.explained == best.explained)
-    predicate = best.predicate
-    if predicate in attributes:
+    read = _question_of(r, q, concepts, best.predicate, yes_no, relations)
+    return Reading(read, best, tied) if read is not None else None
+
+
+def _question_of(
+    r: ConceptLinks, q: Question, concepts: list[str], predicate: str, yes_no: bool, relations: frozenset[str]
+) -> Question | None:
+    """The question the concepts and the chosen predicate make: a value, a yes/no, or a wh-question."""
+    if predicate in r.predicates().declared and predicate not in relations:  # an attribute
         if len(concepts) != 1:
             return None
-        read = replace(q, intent=Intent.VALUE, subject=text, verb="", variables=("?x",))
-        return Reading(read.with_links(Intent.VALUE, (concepts[0], predicate), ()), best, tied)
+        read = replace(q, intent=Intent.VALUE, subject=q.text, verb="", variables=("?x",))
+        return read.with_links(Intent.VALUE, (concepts[0], predicate), ())
     if yes_no:
         if len(concepts) != 2:
             return None
         read = replace(q, intent=Intent.DOES, verb=predicate, subject="", object="")
-        return Reading(read.with_links(Intent.DOES, (concepts[0], concepts[1]), ()), best, tied)
+        return read.with_links(Intent.DOES, (concepts[0], concepts[1]), ())
     if len(concepts) > 2:
         return None
     # "Which grape varieties grow in Mosel?": the first concept is the class the answers must belong to
     among = concepts[0] if len(concepts) == 2 else ""
     target = concepts[-1]
     read = replace(q, intent=Intent.WH, subject="", object=target, verb=predicate, among=among, variables=("?x",))
-    return Reading(read.with_links(Intent.WH, (target,), ()), best, tied)
+    return read.with_links(Intent.WH, (target,), ())
 
 
 def _filler(word: str) -> bool:

@@ -10,7 +10,7 @@ question. It also maps the verbs of wh-questions and norms to stored predicates 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -193,36 +193,42 @@ def _understand(r: ConceptLinks, q: Question) -> Question:
     if intent in YES_NO or intent in (Intent.ANALOGY, Intent.RELATION, Intent.COMPARE):
         return _understand_pair(r, q)
     if intent is Intent.DEFINE and not r.linker.lookup(bare(q.subject)) and not r.linker.ambiguous(bare(q.subject)):
-        # "Who is the grandparent of cid?" names cid and words no name covers: not a definition of cid
-        declared = r.predicates().declared  # "What is wine made from?": made_from is no concept to define
-        mentions = [m for m in r.linker.mentions(bare(q.subject)) if m.concept not in declared]
-        rest = _uncovered(bare(q.subject), mentions)
-        covered = {i for m in mentions for i in range(m.start, m.end)}
-        # a preposition left over ("What is champagne produced by?") is a relation, not part of a name
-        rest = rest or " ".join(w for i, w in enumerate(words(bare(q.subject))) if i not in covered)
-        inside = tuple(dict.fromkeys(m.concept for m in mentions))
-        if rest or not inside:
-            return q.with_links(intent, inside[:1], (rest or q.subject,))
-        return q.with_links(intent, inside[:1], ())
+        return _understand_unnamed_define(r, q)
     if intent in (Intent.DEFINE, Intent.CAUSES, Intent.EFFECTS, Intent.LIKE):
         found = r.linker.link(bare(q.subject))
         return q.with_links(intent, tuple(found[:1]), () if found else (q.subject,))
-    if intent in (Intent.VALUE, Intent.VALUE_CHECK):
-        return _understand_value(r, q)
-    if intent is Intent.COUNT:
-        return _understand_count(r, q)
-    if intent is Intent.WH:
-        return _understand_wh(r, q)
-    if intent is Intent.WHY:
-        text = f"{q.subject} {q.object}".strip()
-        named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r.linker.link(text)
-        return q.with_links(intent, tuple(named), () if named else (text,))
-    if intent in NORMATIVE:
-        spans = sorted(r.linker.mentions(q.subject), key=lambda m: (m.end - m.start, m.start))
-        subject = spans[-1].concept if spans else None
-        return q.with_links(intent, (subject,) if subject else (), () if subject else (q.subject,))
+    step = _BY_INTENT.get(intent)
+    if step is not None:
+        return step(r, q)
     named = list(dict.fromkeys(m.concept for m in r.linker.mentions(q.subject)))
     return q.with_links(Intent.UNKNOWN, tuple(named), ())
+
+
+def _understand_unnamed_define(r: ConceptLinks, q: Question) -> Question:
+    """ "What is X?" whose slot is no one name: "Who is the grandparent of cid?" names cid and words no name
+    covers, so it is not a definition of cid."""
+    declared = r.predicates().declared  # "What is wine made from?": made_from is no concept to define
+    mentions = [m for m in r.linker.mentions(bare(q.subject)) if m.concept not in declared]
+    rest = _uncovered(bare(q.subject), mentions)
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    # a preposition left over ("What is champagne produced by?") is a relation, not part of a name
+    rest = rest or " ".join(w for i, w in enumerate(words(bare(q.subject))) if i not in covered)
+    inside = tuple(dict.fromkeys(m.concept for m in mentions))
+    if rest or not inside:
+        return q.with_links(q.intent, inside[:1], (rest or q.subject,))
+    return q.with_links(q.intent, inside[:1], ())
+
+
+def _understand_why(r: ConceptLinks, q: Question) -> Question:
+    text = f"{q.subject} {q.object}".strip()
+    named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r.linker.link(text)
+    return q.with_links(q.intent, tuple(named), () if named else (text,))
+
+
+def _understand_norm(r: ConceptLinks, q: Question) -> Question:
+    spans = sorted(r.linker.mentions(q.subject), key=lambda m: (m.end - m.start, m.start))
+    subject = spans[-1].concept if spans else None
+    return q.with_links(q.intent, (subject,) if subject else (), () if subject else (q.subject,))
 
 
 def _understand_pair(r: ConceptLinks, q: Question) -> Question:
@@ -548,3 +554,15 @@ def best_action(words: Sequence[str], verb: str, names: dict[str, list[str]]) ->
             if best is None or score[:2] > best[:2]:
                 best = score
     return best[2] if best is not None else None
+
+
+# How each remaining intent's slots are linked, by step.
+_BY_INTENT: dict[Intent, Callable[[ConceptLinks, Question], Question]] = {
+    Intent.VALUE: _understand_value,
+    Intent.VALUE_CHECK: _understand_value,
+    Intent.COUNT: _understand_count,
+    Intent.WH: _understand_wh,
+    Intent.WHY: _understand_why,
+    Intent.PERMISSION: _understand_norm,
+    Intent.OBLIGATION: _understand_norm,
+}

@@ -221,8 +221,51 @@ def _understand_unnamed_define(r: ConceptLinks, q: Question) -> Question:
 
 def _understand_why(r: ConceptLinks, q: Question) -> Question:
     text = f"{q.subject} {q.object}".strip()
-    named = list(dict.fromkeys(m.concept for m in r.linker.mentions(text))) or r.linker.link(text)
+    mentions = r.linker.mentions(text)
+    named = list(dict.fromkeys(m.concept for m in mentions)) or r.linker.link(text)
+    targets = _causal_targets(r.graph())
+    if named and not targets & set(named):
+        # «Почему красное вино терпкое?», «Почему вино превращается в уксус?»: what has causes is named by its
+        # roots (терпкое ~ «терпкость», превращается в уксус ~ «превращение в уксус»), not by a whole name
+        target = _named_by_roots(r, text, mentions, targets)
+        if target is not None:
+            return q.with_links(q.intent, (target,), ())
     return q.with_links(q.intent, tuple(named), () if named else (text,))
+
+
+def _causal_targets(g: FactGraph) -> set[str]:
+    """The concepts a positive causal fact enters (what a why-question can be answered with causes of)."""
+    from kgbrain.reasoning.modes.causal import CAUSAL
+
+    ids = [i for p in CAUSAL if (i := g.predicate_id(p)) >= 0]
+    if not ids:
+        return set()
+    import numpy as np
+
+    keep = np.isin(g.predicate, ids) & g.polarity
+    return {g.names[int(i)] for i in np.unique(g.object[keep])}
+
+
+def _named_by_roots(r: ConceptLinks, text: str, mentions: Sequence[Any], targets: set[str]) -> str | None:
+    """The one causal target whose name the question's words say best: every word of some name of it said (by
+    root, or by a concept the question names), or all but one when the question says two of them. Half a name
+    is not enough: "wine" alone would name every wine fault."""
+    from kgbrain.reasoning.nlu.vocabulary import key, same_root
+
+    said = [key(w) for w in words(text) if w not in _STOP and w not in _WH_WORDS and w not in {"why", "почему"}]
+    concepts = {m.concept for m in mentions}
+    scored: dict[str, float] = {}
+    for target in sorted(targets):
+        for name in [target.replace("_", " "), *r.linker.names(target)]:
+            parts = [w for w in words(name) if w not in _STOP]
+            hits = sum(1 for p in parts if r.linker.lookup(p) in concepts or any(same_root(a, key(p)) for a in said))
+            if hits == len(parts) or (hits >= 2 and hits == len(parts) - 1):
+                scored[target] = max(scored.get(target, 0.0), hits / len(parts))
+    if not scored:
+        return None
+    best = max(scored.values())
+    top = [t for t, v in scored.items() if v == best]
+    return top[0] if len(top) == 1 else None
 
 
 def _understand_norm(r: ConceptLinks, q: Question) -> Question:

@@ -248,9 +248,19 @@ def _agreeing_adjective(token: str, head: Any, case: str, number: str) -> str | 
 def _match_case(original: str, word: str) -> str:
     if original.isupper() and len(original) > 1:  # an abbreviation (ДНК) keeps its capitals
         return word.upper()
+    parts, said = original.split("-"), word.split("-")
+    if len(parts) > 1 and len(parts) == len(said):  # Санкт-Петербург: each part keeps its capital
+        return "-".join(_match_case(a, b) for a, b in zip(parts, said, strict=True))
     if original[:1].isupper():
         return word[:1].upper() + word[1:]
     return word
+
+
+def is_short_form(word: str) -> bool:
+    """Whether a Russian word reads first as a short adjective or participle («сделан», «основана»): those agree
+    with their subject, a present-tense verb («растёт») does not."""
+    found = _morph().parse(word) if _CYRILLIC.search(word) else []
+    return bool(found) and found[0].tag.POS in ("ADJS", "PRTS")
 
 
 def agree(word: str, subject: str) -> str:

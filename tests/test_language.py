@@ -139,3 +139,11 @@ def test_russian_short_adjective_agrees_with_the_subject() -> None:
 )
 def test_a_concept_without_a_label_is_named_by_its_local_name(concept: str, name: str) -> None:
     assert display_name(concept) == name
+
+
+def test_a_short_participle_agrees_and_a_hyphenated_name_keeps_its_capitals() -> None:
+    from kgbrain.language import inflect_phrase, is_short_form
+
+    assert is_short_form("сделан")
+    assert not is_short_form("растёт")
+    assert inflect_phrase("Санкт-Петербург", "accs") == "Санкт-Петербург"

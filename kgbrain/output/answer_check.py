@@ -322,10 +322,17 @@ def _decided(sentence: str, check: Any, sources: Callable[[list[str]], Sequence[
     verdict = {"supported": "supported", "refuted": "contradicted"}.get(str(check.outcome.value))
     if verdict is None:
         return None
-    step = next((st for st in check.trace.steps if st.facts), None)
+    backing = [st for st in check.trace.steps if st.facts]
+    step = backing[0] if backing else None
     source = step.sources[0] if step is not None and step.sources else ""
-    refs = list(sources([source])) if sources is not None and source else []
-    authority = refs[0].authority if refs else None
+    authority = None
+    if sources is not None:  # the strongest source behind the decision names it («NORM» outranks a commentary)
+        named = list(dict.fromkeys(src for st in backing for src in st.sources))
+        refs = {ref.name: ref for ref in sources(named)}
+        ranked = sorted((n for n in named if n in refs), key=lambda n: -TIER_RANK.get(refs[n].authority, 0))
+        if ranked:
+            source, authority = ranked[0], refs[ranked[0]].authority
+            step = next(st for st in backing if source in st.sources)
     severity = "info" if verdict == "supported" else "critical" if authority == "NORM" else "warning"
     fact = check.explanation or (step.conclusion if step is not None else "")
     return ClaimCheck(sentence, verdict, fact, step.facts[0] if step is not None else "", source, authority, severity)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, lemma, with_article
+from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, is_short_form, lemma, with_article
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.nlu.lexicon import PHRASES, RU_AGREES, RU_CASES
@@ -30,8 +30,10 @@ def phrase(
     negated: bool = False,
     subject: str = "",
     agents: frozenset[str] = frozenset(),
+    label: str = "",
 ) -> str:
-    """Predicate and object as running text, grammatical in `lang`.
+    """Predicate and object as running text, grammatical in `lang`; `label` is the predicate's own label in
+    `lang`, said where the fixed phrase table has none («растёт в», not "grows in").
 
     Russian puts the object in the case the verb governs («потребляет энергию», «является элементом обработки
     информации») and «может» takes an infinitive («может усиливать сигнал»; «не может делиться» when the object's
@@ -39,24 +41,38 @@ def phrase(
     impus") and negation ("does not consume", "cannot undergo cell division") right.
     """
     if lang == "ru":
-        return _phrase_ru(predicate, obj, negated, subject, agents)
+        return _phrase_ru(predicate, obj, negated, subject, agents, label)
     return _phrase_en(predicate, obj, negated)
 
 
-def _phrase_ru(predicate: str, obj: str, negated: bool, subject: str, agents: frozenset[str]) -> str:
+def _phrase_ru(predicate: str, obj: str, negated: bool, subject: str, agents: frozenset[str], label: str) -> str:
     neg = "не " if negated else ""
     if predicate == "can":
         who = agents | {lemma(w) for w in subject.split()}
         return f"{neg}может {can_phrase(obj, set(who))}"
-    verb = _verb(predicate, "ru")
+    verb = label if label and predicate not in PHRASES["ru"] else _verb(predicate, "ru")
     words = verb.split(" ")
-    if words[0] in RU_AGREES and subject:
-        words[0] = agree(words[0], subject)
-    case = RU_CASES.get(predicate)
+    if subject and (words[0] in RU_AGREES or (verb == label and is_short_form(words[0]))):
+        words[0] = agree(words[0], subject)  # «вино сделано из», «компания основана»
+    case = RU_CASES.get(predicate) or (_label_case(predicate, words[-1]) if verb == label else None)
     target = inflect_phrase(obj, case) if case else obj
     if negated and predicate == "disjoint_with":
         return f"пересекается с {target}"
     return f"{neg}{' '.join(words)} {target}"
+
+
+# The case a Russian preposition ending a predicate's label governs; в/на take the accusative of a direction,
+# which the id's English preposition tells (runs_to «ходит в Санкт-Петербург», grows_in «растёт в Бургундии»).
+_PREPOSITION_CASE = {"в": "loct", "во": "loct", "на": "loct", "о": "loct", "об": "loct", "при": "loct"}
+_PREPOSITION_CASE |= {"из": "gent", "от": "gent", "до": "gent", "с": "gent", "со": "gent", "у": "gent", "без": "gent"}
+_PREPOSITION_CASE |= {"к": "datv", "ко": "datv", "по": "datv", "за": "ablt", "под": "ablt", "над": "ablt"}
+
+
+def _label_case(predicate: str, last: str) -> str | None:
+    case = _PREPOSITION_CASE.get(last)
+    if case == "loct" and predicate.endswith(("_to", "_into", "_onto")):
+        return "accs"
+    return case
 
 
 def _phrase_en(predicate: str, obj: str, negated: bool) -> str:
@@ -234,6 +250,11 @@ def _label(answer: Answer, cid: str) -> str:
     return answer.labels.get(cid) or display_name(cid)
 
 
+def _said(answer: Answer, predicate: str) -> str:
+    """The predicate's label in the answer's language, when the answer carries one (assembly.finish)."""
+    return answer.labels.get(predicate, "")
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -270,7 +291,8 @@ def _check(answer: Answer, lang: str) -> str:
     outcome = d["outcome"]
     if d.get("norm"):
         return _norm(answer, lang)
-    said = f"{s} {phrase(d['predicate'], o, lang, subject=s)}"  # «защищает от пыли», "is an axon"
+    label = _said(answer, d["predicate"])
+    said = f"{s} {phrase(d['predicate'], o, lang, subject=s, label=label)}"  # «защищает от пыли», "is an axon"
     if outcome == "unknown":
         checked = ", ".join(dict.fromkeys(st.rule for st in answer.trace.steps)) or d["predicate"]
         return t["dont_know_check"].format(x=said, checked=checked)
@@ -281,7 +303,9 @@ def _check(answer: Answer, lang: str) -> str:
         statement = f"{s} — {o}" if positive else f"{s} — не {o}"
     else:
         agents = _agents(answer, d["subject"], d["predicate"], d["object"])
-        statement = f"{s} {phrase(d['predicate'], o, lang, negated=not positive, subject=s, agents=agents)}"
+        statement = (
+            f"{s} {phrase(d['predicate'], o, lang, negated=not positive, subject=s, agents=agents, label=label)}"
+        )
     return f"{t['yes'] if positive else t['no']}, {statement}.{_how_inferred(answer, s, lang)}"
 
 
@@ -360,7 +384,7 @@ def _analogy(answer: Answer, lang: str) -> str:
     shared = []
     for predicate, mine, theirs in best["shared"][:5]:
         obj = _label(answer, mine) if mine == theirs else f"{_label(answer, mine)} / {_label(answer, theirs)}"
-        shared.append(phrase(predicate, obj, lang, subject=x))
+        shared.append(phrase(predicate, obj, lang, subject=x, label=_said(answer, predicate)))
     text = t["like"].format(x=_cap(x), y=y)
     if shared:
         text += f" ({t['both']}: {', '.join(shared)})"
@@ -376,7 +400,9 @@ def _analogy(answer: Answer, lang: str) -> str:
 def _alike(answer: Answer, lang: str) -> str:
     d = answer.data
     x, y = _label(answer, d["concept"]), _label(answer, d["other"])
-    both = [_label(answer, c) for c in d["classes"]] + [phrase(p, _label(answer, o), lang) for p, o in d["relations"]]
+    both = [_label(answer, c) for c in d["classes"]] + [
+        phrase(p, _label(answer, o), lang, label=_said(answer, p)) for p, o in d["relations"]
+    ]
     if lang == "ru":
         return f"Да, {x} и {y} похожи: оба — {', '.join(both)} (сходство {d['score']:.2f})."
     return f"Yes, {x} and {y} are alike: both are {', '.join(both)} (similarity {d['score']:.2f})."
@@ -392,7 +418,9 @@ def _relation(answer: Answer, lang: str) -> str:
     for s, p, o, polarity in facts:
         name = _label(answer, s)
         agents = frozenset(lemma(w) for c in d.get("classes", {}).get(s, []) for w in _label(answer, c).split())
-        phrased = phrase(p, _label(answer, o), lang, negated=not polarity, subject=name, agents=agents)
+        phrased = phrase(
+            p, _label(answer, o), lang, negated=not polarity, subject=name, agents=agents, label=_said(answer, p)
+        )
         items.append(f"{name} {phrased}")
     return f"{head}: {'; '.join(items)}."
 
@@ -403,7 +431,8 @@ def _connection(answer: Answer, lang: str) -> str:
     path = d["path"]
     head = t["linked"].format(x=_cap(_label(answer, path[0])), y=_label(answer, path[-1]))
     items = [
-        f"{_label(answer, s)} {phrase(p, _label(answer, o), lang, subject=_label(answer, s))}" for s, p, o in d["facts"]
+        f"{_label(answer, s)} {phrase(p, _label(answer, o), lang, subject=_label(answer, s), label=_said(answer, p))}"
+        for s, p, o in d["facts"]
     ]
     return f"{head}: {'; '.join(items)}."
 
@@ -521,7 +550,7 @@ def _list(answer: Answer, lang: str) -> str:
     # Through `phrase`: the object in the case its verb governs («потребляет энергию»); two facts that read the
     # same (the same statement from two sources) are said once.
     items = dict.fromkeys(
-        f"{_label(answer, s)} {phrase(p, _label(answer, o), lang, subject=_label(answer, s))}"
+        f"{_label(answer, s)} {phrase(p, _label(answer, o), lang, subject=_label(answer, s), label=_said(answer, p))}"
         for s, p, o in answer.data["facts"]
     )
     return _cap("; ".join(items)) + "."
@@ -563,7 +592,15 @@ def _comparison(answer: Answer, lang: str) -> str:
 
     def said(subject: str, predicate: str, obj: str, negated: bool = False) -> str:
         name, agents = _label(answer, subject), _agents(answer, subject, predicate, obj)
-        return phrase(predicate, _label(answer, obj), lang, negated=negated, subject=name, agents=agents)
+        return phrase(
+            predicate,
+            _label(answer, obj),
+            lang,
+            negated=negated,
+            subject=name,
+            agents=agents,
+            label=_said(answer, predicate),
+        )
 
     contrasts = [
         t["contrast"].format(x=_label(answer, s), a=said(s, p, o), y=_label(answer, other), b=said(other, p, o, True))

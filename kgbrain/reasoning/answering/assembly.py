@@ -75,6 +75,11 @@ def finish(
         cid: r.get(f"label_{q.language}") or r.get("label_en") or r.get("label_ru") or display_name(cid)
         for cid, r in info.items()
     }
+    # The predicates the wording says, by their label in the question's language only («растёт в» for grows_in;
+    # no label there: the wording's own table or the id's words)
+    for pid, r in concept_rows(store, sorted(_predicates_in(data) - labels.keys())).items():
+        if r.get(f"label_{q.language}"):
+            labels[pid] = r[f"label_{q.language}"]
     confidence = round(confidence, 4)
     return Answer(
         question=q.text,
@@ -93,3 +98,12 @@ def finish(
         data=data,
         labels=labels,
     )
+
+
+def _predicates_in(data: dict[str, Any]) -> set[str]:
+    """The predicate ids an answer's data names: its predicate, a path's predicates, its facts' and relations'."""
+    found = {str(data["predicate"])} if isinstance(data.get("predicate"), str) else set()
+    found |= {str(p) for p in data.get("predicates", ()) if isinstance(p, str)}
+    found |= {str(row[1]) for row in data.get("facts", ()) if isinstance(row, (list, tuple)) and len(row) > 2}
+    found |= {str(row[0]) for row in data.get("relations", ()) if isinstance(row, (list, tuple)) and len(row) == 2}
+    return found

@@ -1056,10 +1056,12 @@ def _read(
 ) -> LoadBatch:
     """Read a facts file or ontology; an RDF reader gets the predicate IRIs the knowledge base holds."""
     from kgbrain.ingest.formats import Kind
-    from kgbrain.ingest.loader import stored_predicate_iris
+    from kgbrain.ingest.loader import stored_predicate_iris, stored_same_iris
 
     read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
-    known = {"known_predicates": stored_predicate_iris(store)} if found.kind is Kind.ONTOLOGY else {}
+    known = {}
+    if found.kind is Kind.ONTOLOGY:
+        known = {"known_predicates": stored_predicate_iris(store), "known_concepts": stored_same_iris(store)}
     batch: LoadBatch = read(path, source=source, trust=trust, fmt=found.name, progress=progress, **known)
     return batch
 

@@ -295,6 +295,13 @@ class LoadBatch:
     # Predicate IRIs this file names for the first time -> their predicate names (identity by IRI: the loader
     # records them, and every later file and SPARQL query resolves that IRI to the same name).
     predicate_iris: dict[str, str] = field(default_factory=dict)
+    # IRIs this file merged into another term's concept (owl:sameAs) -> that concept's id: a later file's
+    # statements about such an IRI go to the same concept (the loader records them, like predicate_iris).
+    same_iris: dict[str, str] = field(default_factory=dict)
+    # Sources and whether they assume unique names (two names, two things). A source not listed keeps what is
+    # recorded, and assumes them when nothing is (a facts file's ids are kgbrain's own); an RDF file lists its
+    # source as False, as OWL does (no unique-name assumption: prp-fp makes two values owl:sameAs).
+    source_unique_names: dict[str, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Readers may hand over a plain list of Facts.

@@ -93,6 +93,23 @@ def chunks(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
 _PREDICATE_IRI = "predicate_iri "
 
 
+_SAME_IRI = "same_iri "
+# Meta keys of the sources without the unique-name assumption: `unique_names <source>` -> "false".
+_UNIQUE_NAMES = "unique_names "
+
+
+def open_names_sources(store: GraphStore) -> set[str]:
+    """The sources recorded without the unique-name assumption (their two names may name one thing)."""
+    n = len(_UNIQUE_NAMES)
+    return {r["key"][n:] for r in store.run("meta_prefixed", prefix=_UNIQUE_NAMES) if r["value"] == "false"}
+
+
+def stored_same_iris(store: GraphStore) -> dict[str, str]:
+    """Every IRI an ontology merged into another term's concept (owl:sameAs) -> that concept's id."""
+    n = len(_SAME_IRI)
+    return {row["key"][n:]: row["value"] for row in store.run("meta_prefixed", prefix=_SAME_IRI)}
+
+
 def stored_predicate_iris(store: GraphStore) -> dict[str, str]:
     """Every predicate IRI the knowledge base has loaded -> its predicate name (identity by IRI)."""
     n = len(_PREDICATE_IRI)
@@ -122,6 +139,13 @@ def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = No
         if batch.predicate_iris:
             named = sorted(batch.predicate_iris.items())
             store.run("meta_set_many", rows=[{"key": _PREDICATE_IRI + iri, "value": name} for iri, name in named])
+        if batch.source_unique_names:
+            flags = sorted(batch.source_unique_names.items())
+            meta = [{"key": _UNIQUE_NAMES + name, "value": "true" if una else "false"} for name, una in flags]
+            store.run("meta_set_many", rows=meta)
+        if batch.same_iris:
+            merged = sorted(batch.same_iris.items())
+            store.run("meta_set_many", rows=[{"key": _SAME_IRI + iri, "value": cid} for iri, cid in merged])
     return LoadReport(
         file=batch.file,
         rows_read=batch.rows_read,

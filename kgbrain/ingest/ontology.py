@@ -47,6 +47,7 @@ def read_ontology(
     fmt: str | None = None,
     progress: Callable[[int], None] | None = None,
     known_predicates: dict[str, str] | None = None,
+    known_concepts: dict[str, str] | None = None,
 ) -> LoadBatch:
     """Parse an ontology file and map it onto kgbrain's model.
 
@@ -58,6 +59,7 @@ def read_ontology(
         fmt: a `--format` value of an RDF format (ingest/formats.py); taken from the extension when None.
         progress: called with the number of bytes read so far, now and then.
         known_predicates: the predicate IRIs the knowledge base has loaded, with their names (identity by IRI).
+        known_concepts: IRIs an earlier file merged into another term's concept (owl:sameAs), with its id.
 
     Raises:
         InputError: the format is unknown.
@@ -77,6 +79,7 @@ def read_ontology(
         source=name,
         trust=DEFAULT_TRUST if trust is None else trust,
         known_predicates=known_predicates,
+        known_concepts=known_concepts,
     )
     return mapper.map(triples)
 

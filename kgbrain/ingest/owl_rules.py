@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kgbrain.ingest.ntriples import Term
-from kgbrain.ruleset import Atom, Const, Rule, Var
+from kgbrain.ruleset import Atom, CompareOp, Comparison, Const, Rule, Var
+from kgbrain.ruleset import Literal as BodyLiteral
 from kgbrain.ruleset import Term as RuleTerm
 
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -50,6 +51,9 @@ INCONSISTENCY_RULES = frozenset(
 )  # fmt: skip
 NOTHING = OWL + "Nothing"
 DIFFERENT_FROM = "different_from"
+SAME_AS = (
+    "same_as"  # owl:sameAs derived by prp-fp, prp-ifp, prp-key, cls-maxc2, cls-maxqc3/4 (reasoning/rules/equality)
+)
 
 # Generic rules over stored facts: one rule for every `is_a` (GO alone has 77k) and every `disjoint_with`.
 CAX_SCO = Rule(
@@ -270,11 +274,13 @@ def _canonical(rule: Rule) -> Rule:
             if isinstance(arg, Var) and arg.name not in names:
                 names[arg.name] = fresh()
 
-    def rename(a: Atom) -> Atom:
-        args = tuple(names[t.name] if isinstance(t, Var) else t for t in a.args)
-        return Atom(a.predicate, args, a.negated, a.naf)
+    def var(t: RuleTerm) -> RuleTerm:
+        return names[t.name] if isinstance(t, Var) else t
 
-    body = tuple(rename(a) for a in rule.body if isinstance(a, Atom))
+    def rename(a: Atom) -> Atom:
+        return Atom(a.predicate, tuple(map(var, a.args)), a.negated, a.naf)
+
+    body = tuple(rename(a) if isinstance(a, Atom) else Comparison(a.op, var(a.left), var(a.right)) for a in rule.body)
     return Rule(rule.id, rename(rule.head), body, rule.kind, rule.origin)
 
 
@@ -398,8 +404,10 @@ class Compiler:
 
     def _max_heads(self, e: Max, x: RuleTerm, fresh: _Fresh) -> tuple[list[_Head], list[str]]:
         """cls-maxc1 / cls-maxqc1 / cls-maxqc2: `≤ 0 p.D` denies every p edge (to a D); `≤ 1` is equality."""
+        if e.n == 1:
+            return self._equal_heads(e, x, fresh)
         if e.n != 0:
-            return [], ["max_cardinality_equality"]  # cls-maxc2, cls-maxqc3/4 derive owl:sameAs: not done
+            return [], ["max_cardinality_above_one"]
         y = fresh()
         edge = _edge(e.prop, x, y)
         denial = Atom(edge.predicate, edge.args, negated=True)
@@ -409,6 +417,21 @@ class Compiler:
         if isinstance(filler, str):
             return [], [filler]
         return [_Head("cls-maxqc1", denial, (edge, *alt)) for alt in filler], []
+
+    def _equal_heads(self, e: Max, x: RuleTerm, fresh: _Fresh) -> tuple[list[_Head], list[str]]:
+        """cls-maxc2 / cls-maxqc3 / cls-maxqc4: two p edges (to D members) of a `≤ 1 p.D` member are one thing."""
+        y, z = fresh(), fresh()
+        edges = (_edge(e.prop, x, y), _edge(e.prop, x, z))
+        table = "cls-maxc2" if e.filler is None else "cls-maxqc4" if e.filler == Named(THING) else "cls-maxqc3"
+        alternatives: list[list[Atom]] = [[]]
+        if table == "cls-maxqc3" and e.filler is not None:
+            first, second = self.body(e.filler, y, fresh), self.body(e.filler, z, fresh)
+            if isinstance(first, str) or isinstance(second, str):
+                return [], [first if isinstance(first, str) else str(second)]
+            alternatives = [a + b for a, b in itertools.product(first, second)]
+        differ = Comparison(CompareOp.NE, y, z)
+        same = Atom(SAME_AS, (y, z))
+        return [_Head(table, same, (*edges, *alt, differ)) for alt in alternatives], []
 
     def subclass(self, sub: Expr, sup: Expr, anchor: str) -> tuple[list[Rule], list[str]]:
         """The rules of `sub ⊑ sup`, named after the axiom's class `anchor`, and the kinds RL leaves out."""
@@ -444,7 +467,7 @@ class Compiler:
 class _Head:
     table: str | None  # the OWL 2 RL rule that produced this head (None: the head is the axiom's named class)
     atom: Atom
-    extra: tuple[Atom, ...]  # body atoms the head needs (the property edge of an allValuesFrom)
+    extra: tuple[BodyLiteral, ...]  # body parts the head needs (the property edge of an allValuesFrom)
 
 
 _BODY_TABLES: dict[type, str] = {And: "cls-int1", Or: "cls-uni", Some: "cls-svf1", HasValue: "cls-hv2"}
@@ -504,11 +527,42 @@ def characteristic(kind: str, p: str, p_id: str) -> Rule | None:
         return Rule(f"prp-asyp:{p_id}", Atom(p, (_Y, _X), negated=True), (Atom(p, (_X, _Y)),))
     if kind == "irreflexive":
         return Rule(f"prp-irp:{p_id}", Atom(p, (_X, _X), negated=True), (Atom(p, (_X, _X)),))
+    if kind == "inverse_functional":
+        return inverse_functional(p, p_id)
     return None
 
 
+def functional(p: str, p_id: str) -> Rule:
+    """prp-fp: two values of a functional object property are one individual (no unique-name assumption)."""
+    return Rule(f"prp-fp:{p_id}", Atom(SAME_AS, (_Y, _Z)), (Atom(p, (_X, _Y)), Atom(p, (_X, _Z)), _differ(_Y, _Z)))
+
+
+def inverse_functional(p: str, p_id: str) -> Rule:
+    """prp-ifp: two subjects of one value of an inverse-functional property are one individual."""
+    return Rule(f"prp-ifp:{p_id}", Atom(SAME_AS, (_X, _Z)), (Atom(p, (_X, _Y)), Atom(p, (_Z, _Y)), _differ(_X, _Z)))
+
+
+def has_key(cls: str, keys: Sequence[str], cls_id: str) -> Rule:
+    """prp-key: two members of `cls` with the same values of every key property are one individual."""
+    fresh = _Fresh()
+    x, y = fresh(), fresh()
+    values = [fresh() for _ in keys]
+    body: list[BodyLiteral] = [Atom(INSTANCE_OF, (x, Const(cls))), Atom(INSTANCE_OF, (y, Const(cls)))]
+    body += [Atom(k, (x, v)) for k, v in zip(keys, values, strict=True)]
+    body += [Atom(k, (y, v)) for k, v in zip(keys, values, strict=True)]
+    return Rule(f"prp-key:{cls_id}", Atom(SAME_AS, (x, y)), (*body, _differ(x, y)))
+
+
+def _differ(a: Var, b: Var) -> Comparison:
+    return Comparison(CompareOp.NE, a, b)
+
+
 # Property characteristics kgbrain keeps as rules only (no Predicate flag): their OWL 2 RL rules are "false" ones.
-RULE_CHARACTERISTICS = {OWL + "AsymmetricProperty": "asymmetric", OWL + "IrreflexiveProperty": "irreflexive"}
+RULE_CHARACTERISTICS = {
+    OWL + "AsymmetricProperty": "asymmetric",
+    OWL + "IrreflexiveProperty": "irreflexive",
+    OWL + "InverseFunctionalProperty": "inverse_functional",
+}
 
 
 def negative_assertion(p: str, s: Const, o: Const, ids: tuple[str, str, str]) -> Rule:

@@ -43,7 +43,17 @@ RESERVED_PREDICATES = (
 )
 _SINGLE_VALUED = frozenset({"domain", "range", "inverse_of"})  # one value per predicate in the Predicate table
 _PROPERTY_ROLES = frozenset(
-    {"Type", "SubPropertyOf", "InverseOf", "Domain", "Range", "EquivalentProperty", "PropertyDisjointWith", "Chain"}
+    {
+        "Type",
+        "SubPropertyOf",
+        "InverseOf",
+        "Domain",
+        "Range",
+        "EquivalentProperty",
+        "PropertyDisjointWith",
+        "Chain",
+        "SameAs",
+    }
 )
 # Roles whose statement may point at a class expression (a blank node) that OWL 2 RL turns into rules.
 _EXPRESSION_ROLES = frozenset({"IsA", "Equivalent", "DisjointWith", "IntersectionOf", "UnionOf", "ComplementOf"})
@@ -121,11 +131,14 @@ class RdfMapper:
         source: str,
         trust: float,
         known_predicates: dict[str, str] | None = None,
+        known_concepts: dict[str, str] | None = None,
     ) -> None:
         """Prepare to map one file whose facts get `source` and `trust`.
 
         `known_predicates` are the predicate IRIs the knowledge base has loaded already, with their names
         (ingest/loader.stored_predicate_iris): such an IRI keeps its name, and no other IRI takes it.
+        `known_concepts` are the IRIs an earlier file merged into another term's concept (owl:sameAs), with that
+        concept's id (ingest/loader.stored_same_iris): this file's statements about them go to that concept.
         """
         self.m = mapping
         self._known = known_predicates or {}
@@ -136,8 +149,11 @@ class RdfMapper:
         self._ids: dict[str, str] = {}
         self._same: dict[str, str] = {}  # IRI -> canonical IRI (owl:sameAs)
         self._used: dict[str, str] = {}  # IRIs that name concepts -> their ids
+        self._merged_before = known_concepts or {}
         self._out = _Out()
         self._datatypes: set[str] = set()
+        self._properties: set[str] = set()
+        self._data_properties: set[str] = set()  # owl:DatatypeProperty: no prp-fp equality between values
         self._reader = owl_rules.ExprReader(self._blank_props, self._list, self._const, self._is_datatype)
         self._compiler = owl_rules.Compiler(self._concept, self.concept_id)
 
@@ -161,7 +177,7 @@ class RdfMapper:
             iri = self._same.get(iri, iri)
         cid = self._used.get(iri)
         if cid is None:
-            cid = self._used[iri] = self.concept_id(iri)
+            cid = self._used[iri] = self._merged_before.get(iri) or self.concept_id(iri)
         return cid
 
     def predicate_names(self, iris: Iterable[str]) -> dict[str, str]:
@@ -209,6 +225,7 @@ class RdfMapper:
         declared, referenced = self._survey(triples)
         terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
         properties = declared["Property"] | declared["AnnotationProperty"]
+        self._properties = properties
         self._datatypes = declared["Datatype"]
         headers = dict.fromkeys(declared["Datatype"], "datatype")
         headers.update(dict.fromkeys(declared["Ontology"], "ontology_header"))
@@ -265,7 +282,11 @@ class RdfMapper:
                     declared[m.declares[o]].add(s)
                 elif m.roles.get(p) == "SameAs" and not s.startswith("_:"):
                     same_pairs.append((s, o))
-        self._merge_same(same_pairs)
+                if p == _TYPE and o == _OWL + "DatatypeProperty":
+                    self._data_properties.add(s)
+        # two properties owl:sameAs each other are equivalent properties (eq-rep-p), not one concept
+        props = declared["Property"]
+        self._merge_same([(a, b) for a, b in same_pairs if a not in props and b not in props])
         self._blank_out = blank_out
         self._consumed = bytearray(len(triples))
         self._triples = triples
@@ -308,7 +329,7 @@ class RdfMapper:
         for iri in parent:
             self._same[iri] = find(iri)
         for iri, canon in self._same.items():
-            cid = self.concept_id(canon)
+            cid = self._concept(canon)
             self._out.annotations.append(Annotation(cid, "alias", self.concept_id(iri)))
             self._out.annotations.append(Annotation(cid, "alias", iri))
             self._concept(canon)
@@ -339,6 +360,10 @@ class RdfMapper:
             out.relations += [(a, "is_a", b), (b, "is_a", a)]
         elif role == "DisjointWith":
             out.relations.append((self._concept(s), "disjoint_with", self._concept(o)))
+        elif role == "SameAs" and (s in self._properties or o in self._properties):
+            out.rules += owl_rules.equivalent_property(s, o, self.concept_id(s), self.concept_id(o))
+            a, b = self._concept(s), self._concept(o)  # the statement kept, both ways (eq-sym), about the two terms
+            out.relations += [(a, owl_rules.SAME_AS, b), (b, owl_rules.SAME_AS, a)]
         elif role == "SameAs":
             self._concept(s)
             self._concept(o)
@@ -386,6 +411,8 @@ class RdfMapper:
             rule = owl_rules.characteristic(m.property_types[o], s, self.concept_id(s))
             if rule is not None:
                 out.rules.append(rule)
+            elif m.property_types[o] == "functional" and s not in self._data_properties:
+                out.rules.append(owl_rules.functional(s, self.concept_id(s)))
         elif o in owl_rules.RULE_CHARACTERISTICS:
             out.mapped += 1
             rule = owl_rules.characteristic(owl_rules.RULE_CHARACTERISTICS[o], s, self.concept_id(s))
@@ -423,6 +450,13 @@ class RdfMapper:
 
     # -- OWL 2 RL --------------------------------------------------------------------------------
 
+    def _has_key(self, s: str, o: str) -> tuple[list[Rule], list[str]]:
+        """prp-key: `C owl:hasKey (p1 ... pn)` of named properties."""
+        keys = self._list(o)
+        if keys and all(isinstance(k, str) and not k.startswith("_:") for k in keys):
+            return [owl_rules.has_key(self._concept(s), [str(k) for k in keys], self._concept(s))], []
+        return [], ["has_key"]
+
     def _expression_axiom(self, s: str, p: str, o: str) -> None:
         """A statement about a named term whose object is a blank node: rules where OWL 2 RL has them.
 
@@ -455,6 +489,8 @@ class RdfMapper:
                 self._schema_is_a(anchor, role, expr)
         elif role in ("Domain", "Range"):
             rules, skipped = owl_rules.domain_range(compiler, role.lower(), s, self.concept_id(s), read(o))
+        elif role == "HasKey":
+            rules, skipped = self._has_key(s, o)
         elif role == "Chain":
             items = self._list(o)
             links = [self._reader.prop(x) for x in items or ()]
@@ -526,7 +562,7 @@ class RdfMapper:
             return Atom(names.get(a.predicate, a.predicate), a.args, a.negated, a.naf)
 
         return [
-            Rule(r.id, rename(r.head), tuple(rename(a) for a in r.body if isinstance(a, Atom)), r.kind, origin)
+            Rule(r.id, rename(r.head), tuple(rename(a) if isinstance(a, Atom) else a for a in r.body), r.kind, origin)
             for r in owl_rules.unique_ids(rules)
         ]
 
@@ -742,6 +778,8 @@ class RdfMapper:
             rules=rules,
             owl2rl=dict(sorted(Counter(r.id.split(":", 1)[0] for r in rules).items())),
             predicate_iris=dict(sorted(new_iris.items())),
+            same_iris={iri: self._concept(iri) for iri, canon in sorted(self._same.items()) if iri != canon},
+            source_unique_names={source: False},
             extra={
                 "triples_read": triples_read,
                 "triples_mapped": out.mapped,

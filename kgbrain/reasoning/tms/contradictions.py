@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -56,6 +56,9 @@ class Vocabulary:
     symmetric: frozenset[str] = frozenset({"related_to", "disjoint_with"})
     # Unordered pairs of predicates declared opposite, stored in both orders.
     opposites: frozenset[tuple[str, str]] = frozenset({("causes", "prevents"), ("prevents", "causes")})
+    # Sources without the unique-name assumption (RDF's default, ingest/loader.unique_names_sources): two
+    # concepts as values of a functional predicate may be one individual (prp-fp derives owl:sameAs), no conflict.
+    open_names: frozenset[str] = frozenset()
 
     @staticmethod
     def from_rows(rows: Iterable[Mapping[str, Any]]) -> Vocabulary:
@@ -172,7 +175,7 @@ def classify(a: Fact, b: Fact, vocab: Vocabulary, trust: Mapping[str, float] | N
     if a.subject != b.subject:
         return None
     if a.predicate == b.predicate:
-        if a.predicate not in vocab.functional or not comparable(a, b) or target_key(a) == target_key(b):
+        if not _two_values(a, b, vocab):
             return None
         if a.observed_at is not None and b.observed_at is not None and a.observed_at != b.observed_at:
             older, newer = (ta, tb) if a.observed_at < b.observed_at else (tb, ta)
@@ -184,6 +187,14 @@ def classify(a: Fact, b: Fact, vocab: Vocabulary, trust: Mapping[str, float] | N
     if a.object is not None and a.object == b.object and (a.predicate, b.predicate) in vocab.opposites:
         return ConflictType.RELATION_CONFLICT
     return None
+
+
+def _two_values(a: Fact, b: Fact, vocab: Vocabulary) -> bool:
+    """Whether two facts of one predicate are two values of a functional predicate that cannot be one."""
+    if a.predicate not in vocab.functional or not comparable(a, b) or target_key(a) == target_key(b):
+        return False
+    # no unique names: two concepts may be one individual (prp-fp derives owl:sameAs)
+    return not (a.object is not None and b.object is not None and vocab.open_names & {a.source, b.source})
 
 
 def comparison_keys(fact: Fact, vocab: Vocabulary, opposite: Collection[str]) -> list[tuple[Any, ...]]:
@@ -264,7 +275,10 @@ def load_vocabulary(store: GraphStore) -> Vocabulary:
     Raises:
         StoreError: the store failed.
     """
-    return Vocabulary.from_rows(store.run("predicates_all"))
+    from kgbrain.ingest.loader import open_names_sources
+
+    found = Vocabulary.from_rows(store.run("predicates_all"))
+    return replace(found, open_names=frozenset(open_names_sources(store)))
 
 
 def facts_of_subjects(store: GraphStore, subjects: Iterable[str], *, fresh: Sequence[Fact] = ()) -> list[Fact]:

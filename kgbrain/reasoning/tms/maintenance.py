@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 from kgbrain.ingest.batch import LoadBatch, check_text
 from kgbrain.ingest.loader import LoadReport, load_batch
 from kgbrain.knowledge import Fact
+from kgbrain.reasoning.rules.equality import equality_for_load
 from kgbrain.reasoning.rules.rulebase import load_rules_file, run_on_new_facts, save_program
 from kgbrain.reasoning.tms import resolution as truth
 from kgbrain.reasoning.tms.contradictions import PairwiseScan, pairwise_conflicts
@@ -265,15 +266,16 @@ def _save_rules(store: GraphStore, batch: LoadBatch, report: LoadReport) -> tupl
     (thousands of DBpedia's `prp-dom`, say) wait, as every stored rule does, for a load that brings facts of
     their predicates.
     """
-    if not batch.rules and not batch.superiority:
+    rules = [*batch.rules, *equality_for_load(store, batch.rules, set(batch.facts.column("predicate")))]
+    if not rules and not batch.superiority:
         return report, []
-    _, new, _ = save_program(store, Program(tuple(batch.rules), tuple(batch.superiority)))
+    _, new, _ = save_program(store, Program(tuple(rules), tuple(batch.superiority)))
     report = replace(report, extra={**report.extra, "rules_added": len(new)})
     if not new:
         return report, []
     present = {r["predicate"] for r in store.run("fact_counts") if r["active"]}
     fresh = set(new)
-    return report, [r.id for r in batch.rules if r.id in fresh and _may_match(r, present)]
+    return report, [r.id for r in rules if r.id in fresh and _may_match(r, present)]
 
 
 def _may_match(rule: Rule, predicates: set[str]) -> bool:

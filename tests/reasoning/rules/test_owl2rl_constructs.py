@@ -21,16 +21,9 @@ from kgbrain.choices import ConflictType
 
 CASES = Path(__file__).resolve().parents[2] / "fixtures" / "owl2rl"
 NAMES = sorted(p.name.removesuffix(".ttl") for p in CASES.glob("*.ttl") if not p.name.endswith(".data.ttl"))
-_EQUALITY = "equality (owl:sameAs derived by prp-fp/prp-ifp/prp-key/cls-maxc2/cls-maxqc3/4, eq-rep-*) is not built"
+
 GAPS = {
-    "prp-fp": _EQUALITY + "; kgbrain records a conflicting_value under the unique-name assumption instead",
-    "prp-ifp": _EQUALITY,
-    "prp-key": _EQUALITY,
-    "cls-maxc2": _EQUALITY,
-    "cls-maxqc3": _EQUALITY,
-    "cls-maxqc4": _EQUALITY,
-    "eq-trans": _EQUALITY + " (a sameAs merge happens within one file; its data came in the second file)",
-    "eq-rep-p": "owl:sameAs between two properties (eq-rep-p) is not read as their equivalence",
+    "prp-fp": "the sameAs is derived, but the functional-value conflict (unique names) is still recorded for RDF data",
     "scm-svf1": "an anonymous restriction is not a class of its own (scm-svf1 relates two of them)",
     "scm-svf2": "an anonymous restriction is not a class of its own (scm-svf2 relates two of them)",
     "scm-avf1": "an anonymous restriction is not a class of its own (scm-avf1 relates two of them)",

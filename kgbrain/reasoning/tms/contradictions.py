@@ -193,8 +193,16 @@ def _two_values(a: Fact, b: Fact, vocab: Vocabulary) -> bool:
     """Whether two facts of one predicate are two values of a functional predicate that cannot be one."""
     if a.predicate not in vocab.functional or not comparable(a, b) or target_key(a) == target_key(b):
         return False
-    # no unique names: two concepts may be one individual (prp-fp derives owl:sameAs)
-    return not (a.object is not None and b.object is not None and vocab.open_names & {a.source, b.source})
+    # no unique names: two concepts may be one individual (prp-fp derives owl:sameAs); a fact derived by
+    # replacing equals (eq-rep-*) exists only because two names were found to name one thing
+    if a.object is None or b.object is None:
+        return True
+    return not (
+        vocab.open_names & {a.source, b.source} or _EQ_REP in (a.source[: len(_EQ_REP)], b.source[: len(_EQ_REP)])
+    )
+
+
+_EQ_REP = "rule:eq-rep-"
 
 
 def comparison_keys(fact: Fact, vocab: Vocabulary, opposite: Collection[str]) -> list[tuple[Any, ...]]:

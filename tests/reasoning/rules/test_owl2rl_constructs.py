@@ -23,7 +23,6 @@ CASES = Path(__file__).resolve().parents[2] / "fixtures" / "owl2rl"
 NAMES = sorted(p.name.removesuffix(".ttl") for p in CASES.glob("*.ttl") if not p.name.endswith(".data.ttl"))
 
 GAPS = {
-    "prp-fp": "the sameAs is derived, but the functional-value conflict (unique names) is still recorded for RDF data",
     "scm-svf1": "an anonymous restriction is not a class of its own (scm-svf1 relates two of them)",
     "scm-svf2": "an anonymous restriction is not a class of its own (scm-svf2 relates two of them)",
     "scm-avf1": "an anonymous restriction is not a class of its own (scm-avf1 relates two of them)",

@@ -7,6 +7,7 @@ kind of finding (`Answer.data["kind"]`); concept names come from `Answer.labels`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -469,16 +470,30 @@ def _not_understood(answer: Answer, lang: str) -> str:
 
 def _number(value: str, lang: str) -> str:
     # Long integers grouped by thousands: readable, and never mistaken for a phone or card number.
+    if lang == "ru" and re.fullmatch(r"-?\d+\.\d+", value):
+        return value.replace(".", ",")  # «1,5 л»
     if not (value.isdigit() and len(value) > 4):
         return value
     grouped = f"{int(value):,}"
     return grouped.replace(",", "\u00a0") if lang == "ru" else grouped
 
 
+# Units said in Russian by their symbol («225 л», «1500 мл»); a symbol not listed is shown as stored.
+_RU_UNITS = {"l": "л", "ml": "мл", "g/l": "г/л", "km/h": "км/ч", "m/s^2": "м/с²", "m": "м", "km": "км", "kg": "кг"}
+_RU_UNITS |= {"g": "г", "bar": "бар", "ha": "га", "cm": "см", "mm": "мм", "s": "с", "h": "ч"}
+
+
+def _unit(unit: str, attribute: str, lang: str) -> str:
+    """The unit as the answer's language says it; a calendar year (year_born, year_founded) needs none."""
+    if unit in ("year", "years") and attribute.startswith("year"):
+        return ""
+    return _RU_UNITS.get(unit, unit) if lang == "ru" else unit
+
+
 def _value(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
-    shown = f"{_number(str(d['value']), lang)} {d.get('unit') or ''}".strip()
+    shown = f"{_number(str(d['value']), lang)} {_unit(d.get('unit') or '', d['attribute'], lang)}".strip()
     x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
     if d.get("holder") and d["holder"] != d["subject"]:
         return t["inherited_value"].format(

@@ -377,19 +377,26 @@ def _join(
     for lrow in left:
         key = tuple(lrow.get(v) for v in always)
         candidates: Iterable[Row] = right if any(k is None for k in key) else index.get(key, ())
-        found = False
-        for rrow in candidates:
-            if any(lrow.get(v) is not None and rrow.get(v) is not None and lrow[v] != rrow[v] for v in shared):
-                continue
-            merged = {**rrow, **{k: v for k, v in lrow.items() if v is not None}}
-            if condition is not None and not engine._true(condition, merged):
-                continue
-            out.append(merged)
-            found = True
+        found = _matches(lrow, candidates, shared, condition, engine)
+        out += found
         if optional and not found:
             out.append(dict(lrow))
         if len(out) > MAX_QUERY_ROWS:
             raise TooManyRows(len(out), MAX_QUERY_ROWS)
+    return out
+
+
+def _matches(
+    lrow: Row, candidates: Iterable[Row], shared: list[str], condition: Operand | None, engine: QueryEngine
+) -> list[Row]:
+    """The merges of one left row with the compatible right rows that pass the join condition."""
+    out: list[Row] = []
+    for rrow in candidates:
+        if any(lrow.get(v) is not None and rrow.get(v) is not None and lrow[v] != rrow[v] for v in shared):
+            continue
+        merged = {**rrow, **{k: v for k, v in lrow.items() if v is not None}}
+        if condition is None or engine._true(condition, merged):
+            out.append(merged)
     return out
 
 

@@ -56,6 +56,8 @@ if TYPE_CHECKING:  # the cognitive loop and output layer load on the first `thin
     from kgbrain.output.pipeline import BrainOutput, Cognition
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from kgbrain.memory.episodes import Episode
     from kgbrain.reasoning.views.timed import Timeline
     from kgbrain.store.engine_migration import MigrationReport
@@ -331,7 +333,8 @@ class Brain:
             else:
                 rows.append(claim_from_row(c) if isinstance(c, dict) else Claim(str(n), text=c))
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
-        return [verdict for batch in self._verify_batches(rows, options, workers, batch_size) for verdict in batch]
+        now = self._current()
+        return [verdict for batch in now._verify_batches(rows, options, workers, batch_size) for verdict in batch]
 
     def verify_file(
         self,
@@ -365,9 +368,10 @@ class Brain:
         from kgbrain.reasoning.answering.verify import VerifyOptions
 
         options = VerifyOptions(closed_world=closed_world, min_confidence=min_confidence)
-        spread = Spread(workers, batch_size, self._worker_opener, self._spark_run(engine, master))
+        now = self._current()
+        spread = Spread(workers, batch_size, now._worker_opener, now._spark_run(engine, master))
         return verify_file(
-            self, Path(claims), out, options, spread, stream=stream, resume=resume, fmt=fmt, progress=progress
+            now, Path(claims), out, options, spread, stream=stream, resume=resume, fmt=fmt, progress=progress
         )
 
     def _verify_batches(
@@ -453,7 +457,8 @@ class Brain:
         Raises:
             UnknownConcept: `name` matches no concept.
         """
-        return ConceptFacts.of(self.store, self.resolve(name))
+        now = self._current()
+        return ConceptFacts.of(now.store, now.resolve(name))
 
     def fact(self, fact_id: str) -> Fact:
         """One fact by id, whatever its status, with its provenance.
@@ -501,11 +506,20 @@ class Brain:
         """
         from kgbrain.timeline import Window
 
-        window = Window.parse(as_of) if as_of is not None else Window.now()
         timeline = self._timeline()
-        if as_of is None and not timeline.intervals:
-            return self
-        return _as_of(self, window, timeline)
+        if as_of is None:
+            return self if not timeline.intervals else _now(self, timeline)
+        return _as_of(self, Window.parse(as_of), timeline)
+
+    def _current(self) -> Brain:
+        """The Brain a read runs on: this one when it is as of a time already, else this one as of now.
+
+        The single place of the default of every `--as-of` (the CLI, HTTP, MCP and library calls all read
+        through it), so `Brain.open(path).ask(...)` answers what `kgbrain ask` answers.
+        """
+        from kgbrain.reasoning.views.timed import TimedStore
+
+        return self if isinstance(self.store, TimedStore) else self.at(None)
 
     def _window(self) -> str | None:
         """How the time this Brain is as of was written (None: not as of a time)."""
@@ -545,7 +559,7 @@ class Brain:
         """
         from kgbrain.reasoning.rules.query import run
 
-        return run(self._query_engine(), text)
+        return run(self._current()._query_engine(), text)
 
     def _query_engine(self) -> QueryEngine:
         """The closure of the active facts under the stored rules, kept until the next load."""
@@ -580,7 +594,7 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        return self.reasoner.check(subject, predicate, object, polarity)
+        return self._current().reasoner.check(subject, predicate, object, polarity)
 
     def warm(self) -> None:
         """Build (or load) the reasoner's views now, e.g. before forking verification workers.
@@ -600,7 +614,7 @@ class Brain:
         Raises:
             StoreError: the store failed.
         """
-        return self.reasoner.check_many(claims)
+        return self._current().reasoner.check_many(claims)
 
     def ask(self, question: str) -> Answer:
         """Answer a question in Russian or English: hedged text first, with sources and the trace.
@@ -659,7 +673,7 @@ class Brain:
             raise InputError(
                 f"the question has {len(question):,} characters; ask at most {MAX_QUESTION_CHARS:,} at a time"
             )
-        return _think(self, question, goal_type, priority)
+        return _think(self._current(), question, goal_type, priority)
 
     def converse(
         self, question: str, *, session: str, goal_type: str | None = None, priority: float = 0.5
@@ -735,8 +749,9 @@ class Brain:
 
         _within_limits(question=(question, MAX_QUESTION_CHARS), draft=(draft, MAX_DRAFT_CHARS))
         loaded = load_rules(rules) if rules is not None else []
-        retriever = self.cognition.retriever
-        reasoner = self.reasoner
+        now = self._current()
+        retriever = now.cognition.retriever
+        reasoner = now.reasoner
         return check_answer(draft, question, loaded, retriever, decide=reasoner.check_many, sources=reasoner.sources)
 
     def why(self, name: str, limit: int = 5) -> list[CausalPath]:
@@ -746,7 +761,8 @@ class Brain:
             UnknownConcept: `name` matches no concept.
             StoreError: the store failed.
         """
-        return self.reasoner.causes_of(self._concept(name), limit=limit)
+        now = self._current()
+        return now.reasoner.causes_of(now.resolve(name), limit=limit)
 
     def path(self, source: str, target: str, limit: int = 5) -> list[CausalPath]:
         """Causal paths from one concept to another, strongest first (cycle-safe).
@@ -755,7 +771,8 @@ class Brain:
             UnknownConcept: a name matches no concept.
             StoreError: the store failed.
         """
-        return self.reasoner.paths(self._concept(source), self._concept(target), limit=limit)
+        now = self._current()
+        return now.reasoner.paths(now.resolve(source), now.resolve(target), limit=limit)
 
     def connect(self, source: str, target: str) -> Connection | None:
         """The shortest chain of facts (in either direction) linking two concepts, when any within 4 hops.
@@ -764,7 +781,8 @@ class Brain:
             UnknownConcept: a name matches no concept.
             StoreError: the store failed.
         """
-        return self.reasoner.connection(self._concept(source), self._concept(target))
+        now = self._current()
+        return now.reasoner.connection(now.resolve(source), now.resolve(target))
 
     def like(self, name: str, limit: int = 5) -> list[Analogy]:
         """Concepts structurally similar to a concept, with the structure they share (hypotheses).
@@ -773,10 +791,8 @@ class Brain:
             UnknownConcept: `name` matches no concept.
             StoreError: the store failed.
         """
-        return self.reasoner.like(self._concept(name), limit=limit)
-
-    def _concept(self, name: str) -> str:
-        return self.resolve(name)
+        now = self._current()
+        return now.reasoner.like(now.resolve(name), limit=limit)
 
     # -- conflicts and truth maintenance -------------------------------------------------------
 
@@ -929,6 +945,7 @@ class Brain:
         # Statuses and confidences changed outside a load: caches built from the old ones must go, so a
         # conclusion drawn from a retracted premise disappears at once.
         self.__dict__.pop("_as_of", None)
+        self.__dict__.pop("_now", None)
         reasoner = self.__dict__.get("_reasoner")
         if reasoner is not None:
             from kgbrain.ingest.loader import LoadReport
@@ -940,6 +957,7 @@ def _forget_timeline(brain: Brain, report: LoadReport | None) -> None:
     del report
     brain.__dict__.pop("_timeline_read", None)
     brain.__dict__.pop("_as_of", None)
+    brain.__dict__.pop("_now", None)
 
 
 # Knowledge bases as of a time kept per Brain (each holds a masked mirror and its own views).
@@ -970,6 +988,21 @@ def _as_of(brain: Brain, window: Window, timeline: Timeline) -> Brain:
     while len(kept) >= AS_OF_KEPT:
         kept.pop(next(iter(kept)))
     kept[key] = found
+    return found
+
+
+def _now(brain: Brain, timeline: Timeline) -> Brain:
+    """`brain` as of now, worked out again only once an interval starts or ends (`Timeline.next_change`)."""
+    from kgbrain.reasoning.views.timed import TimedStore
+    from kgbrain.timeline import Window
+
+    window = Window.now()
+    kept: tuple[Brain, datetime] | None = brain.__dict__.get("_now")
+    if kept is not None and window.start < kept[1]:
+        cast(TimedStore, kept[0].store).window = window
+        return kept[0]
+    found = _as_of(brain, window, timeline)
+    brain.__dict__["_now"] = (found, timeline.next_change(window.start))
     return found
 
 

@@ -53,6 +53,12 @@ class Timeline:
         """The facts that do not hold at any time in the window."""
         return frozenset(f for f, (start, end) in self.intervals.items() if not holds(start, end, window))
 
+    def next_change(self, instant: datetime) -> datetime:
+        """The first interval end after `instant` (datetime.max when none): until then, the facts that hold at
+        `instant` are the ones that hold now (so "as of now" is worked out once per change, not per question)."""
+        ends = (e for pair in self.intervals.values() for e in pair if e is not None and e > instant)
+        return min(ends, default=datetime.max.replace(tzinfo=instant.tzinfo))
+
     def described(self, fact_ids: Iterable[str]) -> dict[str, str]:
         """`fact id -> "2019-10-07..2023-05-01"` for those of `fact_ids` with an interval, in the given order."""
         found = self.intervals

@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from kgbrain.memory.episodes import Episode
+    from kgbrain.reasoning.nlu.question import Question
+    from kgbrain.reasoning.nlu.when import TimeInQuestion
     from kgbrain.reasoning.views.timed import Timeline
     from kgbrain.store.engine_migration import MigrationReport
     from kgbrain.timeline import Window
@@ -667,12 +669,7 @@ class Brain:
             InputError: the question is empty, or the goal type or priority is invalid.
             StoreError: the store failed.
         """
-        if not question.strip():
-            raise InputError("the question is empty")
-        if len(question) > MAX_QUESTION_CHARS:  # linking costs grow faster than linearly with the length
-            raise InputError(
-                f"the question has {len(question):,} characters; ask at most {MAX_QUESTION_CHARS:,} at a time"
-            )
+        _askable(question)
         return _think(self._current(), question, goal_type, priority)
 
     def converse(
@@ -685,6 +682,7 @@ class Brain:
             InputError: the question is empty, or the goal type or priority is invalid.
             StoreError: the store failed.
         """
+        _askable(question)
         return _converse(self, question, session, goal_type, priority)
 
     # -- episodic memory (memory/episodes.py) ---------------------------------------------------
@@ -953,6 +951,13 @@ class Brain:
             reasoner.on_load(self, LoadReport(file="kgbrain:truth-maintenance"))
 
 
+def _askable(question: str) -> None:
+    if not question.strip():
+        raise InputError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:  # linking costs grow faster than linearly with the length
+        raise InputError(f"the question has {len(question):,} characters; ask at most {MAX_QUESTION_CHARS:,} at a time")
+
+
 def _forget_timeline(brain: Brain, report: LoadReport | None) -> None:
     del report
     brain.__dict__.pop("_timeline_read", None)
@@ -1009,13 +1014,28 @@ def _now(brain: Brain, timeline: Timeline) -> Brain:
 def _think(brain: Brain, question: str, goal_type: str | None, priority: float) -> BrainOutput:
     """A question with a time in it ("in 2010", «до какого числа») is answered as of that time, or over all time
     for when a statement starts or stops holding, and its answer says so (output/time_words.py)."""
-    from kgbrain.reasoning.nlu.when import Asks, read_time
+    from kgbrain.reasoning.nlu.when import read_time
 
     asked = read_time(question)
+    return _think_at(brain, question, asked, asked.question if asked else question, None, goal_type, priority)
+
+
+def _think_at(
+    brain: Brain,
+    question: str,
+    asked: TimeInQuestion | None,
+    words: str,
+    parsed: Question | None,
+    goal_type: str | None,
+    priority: float,
+) -> BrainOutput:
+    """`question` answered at the time `asked` names (None: this Brain's): its `words` without the time thought
+    about, as `parsed` when it was understood already (a follow-up's slot replaced)."""
     if asked is None:
-        return brain.cognition.think(question, goal_type=goal_type, priority=priority)
+        return brain.cognition.think(words, goal_type=goal_type, priority=priority, parsed=parsed)
     from kgbrain.output.pipeline import answer_of
     from kgbrain.output.time_words import evidence_intervals, time_sentence
+    from kgbrain.reasoning.nlu.when import Asks
     from kgbrain.reasoning.views.timed import TimedStore
     from kgbrain.timeline import Window
 
@@ -1024,7 +1044,7 @@ def _think(brain: Brain, question: str, goal_type: str | None, priority: float) 
         timed = _as_of(whole, Window.always(), whole._timeline())
     else:
         timed = whole.at(asked.when if asked.asks is Asks.AT else None)
-    output = timed.cognition.think(asked.question, goal_type=goal_type, priority=priority)
+    output = timed.cognition.think(words, goal_type=goal_type, priority=priority, parsed=parsed)
     store = timed.store
     steps = answer_of(output).trace.steps
     spans = evidence_intervals(steps, store.timeline) if isinstance(store, TimedStore) else []
@@ -1035,16 +1055,24 @@ def _think(brain: Brain, question: str, goal_type: str | None, priority: float) 
 
 def _converse(brain: Brain, question: str, session: str, goal_type: str | None, priority: float) -> BrainOutput:
     from kgbrain.reasoning.cognition.conversation import Conversations, Focus, follow_up, reading_sentence
+    from kgbrain.reasoning.nlu.when import read_time
 
     whole: Brain = brain.__dict__.get("_whole", brain)
     talks: Conversations = whole.__dict__.setdefault("_conversations", Conversations())
     focus = talks.get(session)
-    read = follow_up(question, focus)
+    now = brain._current()
+    read = follow_up(question, focus, now.reasoner.linker.link)
     full = read.question if read is not None else question
-    output = brain.think(full, goal_type=goal_type, priority=priority)
+    if read is not None and read.typed is not None:  # the last question with one slot replaced, as understood
+        asked, typed = read.time, read.typed
+        output = _think_at(now, full, asked, typed.text, typed, goal_type, priority)
+    else:
+        asked = read_time(full)
+        output = now.think(full, goal_type=goal_type, priority=priority)
     names = tuple(output.result.retrieval.concepts.items())
     if names:
-        talks.put(session, Focus(full, names, output.result.intent, output.language))
+        result = output.result
+        talks.put(session, Focus(full, names, result.intent, output.language, result.parsed, asked))
     if read is None:
         return output
     said = f"{read.said!r} read as {read.meant!r}"

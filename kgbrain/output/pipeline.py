@@ -25,6 +25,7 @@ from kgbrain.reasoning.cognition.goals import GoalType
 from kgbrain.reasoning.cognition.loop import CognitiveLoop, CognitiveResult
 from kgbrain.reasoning.cognition.planner import NORMAL_OUTCOMES, CognitiveOutcome
 from kgbrain.reasoning.cognition.selection import ActionType, SuccessHistory
+from kgbrain.reasoning.nlu.question import Question
 from kgbrain.reasoning.results import Trace
 from kgbrain.reasoning.views.timed import TimedStore
 from kgbrain.store.protocol import GraphStore
@@ -173,8 +174,11 @@ class Cognition:
         pipeline = OutputPipeline(Responder(store, reasoner.sources), logger=logger)
         return cls(loop, pipeline, retriever, store if isinstance(store, TimedStore) else None)
 
-    def think(self, question: str, *, goal_type: str | None = None, priority: float = 0.5) -> BrainOutput:
-        """One cycle: loop, output, and the chosen action's outcome in the success history.
+    def think(
+        self, question: str, *, goal_type: str | None = None, priority: float = 0.5, parsed: Question | None = None
+    ) -> BrainOutput:
+        """One cycle: loop, output, and the chosen action's outcome in the success history (`parsed`: the question
+        already understood, see `CognitiveLoop.run`).
 
         Raises:
             InputError: an unknown goal type or a priority outside 0..1.
@@ -187,7 +191,7 @@ class Cognition:
             raise InputError(f"unknown goal type {goal_type!r} (known: {known})") from exc
         if not 0.0 <= priority <= 1.0:
             raise InputError(f"priority {priority!r} is outside 0..1")
-        result = self.loop.run(question, goal_type=kind, priority=priority)
+        result = self.loop.run(question, goal_type=kind, priority=priority, parsed=parsed)
         output = self.pipeline.run(result)
         success = output.validation.is_valid and (
             result.outcome in NORMAL_OUTCOMES or result.outcome is CognitiveOutcome.GOAL_COMPLETED

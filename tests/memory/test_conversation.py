@@ -1,5 +1,10 @@
 """Working memory (issue #24 item 3): follow-up questions in a session are answered as their full forms are, in
-English and Russian, the same through the library, `kgbrain chat`, HTTP /v1/ask and MCP ask."""
+English and Russian, the same through the library, `kgbrain chat`, HTTP /v1/ask and MCP ask.
+
+A follow-up that changes only the time («А в 2015?») or only the subject ("And glial cells?") re-runs the last
+question as understood with that slot replaced; its full form is the question a person would have asked in full.
+Who directed a company in a year is computed here from the intervals below, not by kgbrain.
+"""
 
 from __future__ import annotations
 
@@ -17,18 +22,60 @@ from kgbrain.api import Brain
 from kgbrain.config import load_config
 from kgbrain.models import AskOut
 from kgbrain.reasoning.cognition.conversation import Conversations, Focus
+from tests.conftest import write_jsonl
 from tests.service.conftest import NO_BLOCK, Server, copy_kb, env_with
 
-# (what is asked, its full form: what the follow-up must be answered as)
+# company -> (director, first year, last year or None: still)
+DIRECTORS = {
+    "acme": [("ivanov", 2005, 2012), ("petrov", 2013, 2018), ("sidorov", 2019, None)],
+    "globex": [("petrov", 2005, 2012), ("ivanov", 2013, None)],
+}
+NAMES = {"acme": ("Acme", "Акме"), "globex": ("Globex", "Глобекс"), "ivanov": ("Ivanov", "Иванов"),
+         "petrov": ("Petrov", "Петров"), "sidorov": ("Sidorov", "Сидоров")}  # fmt: skip
+NOW = 2026  # any year after 2019 gives the same directors
+
+
+def _director(company: str, year: int) -> str:
+    return next(p for p, first, last in DIRECTORS[company] if first <= year <= (last or 9999))
+
+
+def _rows() -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = [
+        {"subject": "director", "predicate": "label", "value": "director", "lang": "en"},
+        {"subject": "director", "predicate": "label", "value": "директор", "lang": "ru"},
+        {"subject": "director", "predicate": "property_type", "value": "functional"},
+    ]
+    for cid, (en, ru) in NAMES.items():
+        rows += [{"subject": cid, "predicate": "label", "value": en, "lang": "en"},
+                 {"subject": cid, "predicate": "label", "value": ru, "lang": "ru"},
+                 {"subject": cid, "predicate": "kind", "value": "individual"}]  # fmt: skip
+    for company, terms in DIRECTORS.items():
+        for person, first, last in terms:
+            row = {"subject": company, "predicate": "director", "object": person, "valid_from": str(first)}
+            rows.append({**row, "valid_to": str(last)} if last else row)
+    return rows
+
+
+# (what is asked, its full form: what the follow-up must be answered as, (company, year) whose director it names)
 EN = [
-    ("What is a neuron?", "What is a neuron?"),
-    ("Does it have DNA?", "Does neuron have DNA?"),
-    ("And glial cells?", "Does glial cells have DNA?"),
+    ("What is a neuron?", "What is a neuron?", None),
+    ("Does it have DNA?", "Does a neuron have DNA?", None),
+    ("And glial cells?", "Do glial cells have DNA?", None),
+    ("Who was the director of Acme in 2010?", "Who was the director of Acme in 2010?", ("acme", 2010)),
+    ("And in 2015?", "Who was the director of Acme in 2015?", ("acme", 2015)),
+    ("And Globex?", "Who was the director of Globex in 2015?", ("globex", 2015)),
+    ("And now?", "Who is the director of Globex now?", ("globex", NOW)),
+    ("What about Acme in 2008?", "Who was the director of Acme in 2008?", ("acme", 2008)),
 ]
 RU = [
-    ("Что такое нейрон?", "Что такое нейрон?"),
-    ("Есть ли у него ДНК?", "Есть ли у нейрон ДНК?"),
-    ("А у глиальных клеток?", "Есть ли у глиальных клеток ДНК?"),
+    ("Что такое нейрон?", "Что такое нейрон?", None),
+    ("Есть ли у него ДНК?", "Есть ли у нейрона ДНК?", None),
+    ("А у глиальных клеток?", "Есть ли у глиальных клеток ДНК?", None),
+    ("Кто был директором Акме в 2010 году?", "Кто был директором Акме в 2010 году?", ("acme", 2010)),
+    ("А в 2015?", "Кто был директором Акме в 2015 году?", ("acme", 2015)),
+    ("А Глобекс?", "Кто был директором Глобекс в 2015 году?", ("globex", 2015)),
+    ("А сейчас?", "Кто сейчас директор Глобекс?", ("globex", NOW)),
+    ("А у Акме в 2008 году?", "Кто был директором Акме в 2008 году?", ("acme", 2008)),
 ]
 VOLATILE = {"latency_ms", "digest"}
 
@@ -43,7 +90,10 @@ def setup(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
     folder = tmp_path_factory.mktemp("conversation")
     config = folder / "kgbrain.toml"
     config.write_text(NO_BLOCK, encoding="utf-8")
-    return copy_kb(demo_db, folder), config
+    db = copy_kb(demo_db, folder)
+    with Brain.open(db) as brain:
+        brain.load([write_jsonl(folder / "directors.jsonl", _rows())], source="registry")
+    return db, config
 
 
 @pytest.fixture(scope="module")
@@ -53,13 +103,16 @@ def library(setup: tuple[Path, Path]) -> dict[str, list[dict[str, Any]]]:
     with Brain.open(db, read_only=True) as brain:
         brain.config = load_config(config)
         for name, dialogue in (("en", EN), ("ru", RU)):
-            answers = [AskOut.from_output(brain.converse(q, session=name)).model_dump() for q, _ in dialogue]
-            for (asked, full), got in zip(dialogue, answers, strict=True):
+            answers = [AskOut.from_output(brain.converse(q, session=name)).model_dump() for q, _, _ in dialogue]
+            for (asked, full, directs), got in zip(dialogue, answers, strict=True):
                 alone = brain.think(full)
                 assert got["question"] == asked
+                if directs is not None:  # the right director, not only the full form's answer
+                    person = NAMES[_director(*directs)][name == "ru"]
+                    assert person in got["answer"], (asked, got["answer"])
                 if asked == full:
                     assert got["answer"] == alone.text
-                    assert got["reading"] is None
+                    assert got["reading"] == alone.reading  # None, or how its time was read
                 else:  # the follow-up is answered as its full form, and says how it read it
                     assert got["answer"].endswith(alone.text), (got["answer"], alone.text)
                     assert got["answer"].startswith(("Reading '", "Читаю «"))
@@ -78,7 +131,7 @@ def test_cli_chat_matches_the_library(setup: tuple[Path, Path], library: dict[st
     for name, dialogue in (("en", EN), ("ru", RU)):
         done = subprocess.run(
             [sys.executable, "-m", "kgbrain", "--db", str(db), "chat", "--json"],
-            input="".join(q + "\n" for q, _ in dialogue),
+            input="".join(q + "\n" for q, _, _ in dialogue),
             env=env_with(config),
             capture_output=True,
             text=True,
@@ -95,7 +148,7 @@ def test_http_sessions_match_the_library(setup: tuple[Path, Path], library: dict
         got = {
             name: [
                 _same(server.client.post("/v1/ask", json={"question": q, "session": f"h-{name}"}).json())
-                for q, _ in dialogue
+                for q, _, _ in dialogue
             ]
             for name, dialogue in (("en", EN), ("ru", RU))
         }
@@ -120,7 +173,7 @@ def test_mcp_sessions_match_the_library(setup: tuple[Path, Path], library: dict[
         async with Client(params, read_timeout_seconds=120) as client:
             for name, dialogue in (("en", EN), ("ru", RU)):
                 out[name] = []
-                for q, _ in dialogue:
+                for q, _, _ in dialogue:
                     result = await client.call_tool("ask", {"question": q, "session": f"m-{name}"})
                     assert not result.is_error, result.content
                     out[name].append(_same(json.loads(result.content[0].text)))  # type: ignore[union-attr]
@@ -139,3 +192,44 @@ def test_sessions_are_bounded_and_expire() -> None:
     assert talks.get("c") == focus
     time.sleep(0.1)
     assert talks.get("c") is None
+
+
+def test_a_follow_up_replaces_one_slot_of_the_typed_question() -> None:
+    from kgbrain.reasoning.cognition.conversation import follow_up
+    from kgbrain.reasoning.nlu.question import Intent, Question
+    from kgbrain.reasoning.nlu.when import Asks, TimeInQuestion
+
+    typed = Question(
+        "Who was the director of Acme?", "en", Intent.WH, object="acme", verb="director", variables=("?x",),
+        concepts=("acme",), linked=True,
+    )  # fmt: skip
+    at_2010 = TimeInQuestion(Asks.AT, "2010", typed.text, "in 2010")
+    focus = Focus("Who was the director of Acme in 2010?", (("director", "director"), ("acme", "Acme")), "wh", "en",
+                  typed, at_2010)  # fmt: skip
+    names = {"globex": "globex", "acme": "acme"}
+
+    def link(words: str) -> list[str]:
+        return [names[words.casefold()]] if words.casefold() in names else []
+
+    later = follow_up("And in 2015?", focus, link)
+    assert later is not None
+    assert later.typed == typed
+    assert later.time is not None
+    assert (later.time.asks, later.time.when) == (Asks.AT, "2015")
+    other = follow_up("And Globex?", focus, link)
+    assert other is not None
+    assert other.typed is not None
+    assert other.time == at_2010
+    assert (other.typed.intent, other.typed.verb, other.typed.concepts) == (Intent.WH, "director", ("globex",))
+    assert other.typed.object == "globex"
+    assert other.question == "Who was the director of Globex in 2010?"
+    unknown = follow_up("And Initech?", focus, link)
+    assert unknown is not None
+    assert unknown.typed is not None
+    assert unknown.typed.concepts == ()
+    assert unknown.typed.unresolved == ("Initech",)
+    both = follow_up("What about Globex in 2019?", focus, link)
+    assert both is not None
+    assert both.typed is not None
+    assert both.time is not None
+    assert (both.typed.concepts, both.time.when) == (("globex",), "2019")

@@ -1,10 +1,13 @@
 """Working memory: a conversation's focus, so follow-up questions are read against the last one.
 
-After "What is a neuron?", "Does it divide?" reads 'it' as the last question's first concept, "And glial cells?"
-(«А глиальные клетки?», «А у глиальных клеток?») asks the last question again about glial cells, and "Why?"
-(«Почему?») asks why of the last question. `follow_up` returns the full question and how it read the short one;
-the answer says so ("Reading 'it' as neuron."). Sessions are bounded (`MAX_SESSIONS`, least recently used go
-first) and expire after `idle_seconds`. A question without a session is never touched.
+After "What is a neuron?", "Does it divide?" reads 'it' as the last question's first concept and "Why?"
+(«Почему?») asks why of the last question. An elliptical follow-up changes one slot of the last question as it was
+understood (intent, predicate, concepts, time) and leaves the rest: "And glial cells?" («А глиальные клетки?»,
+«А у глиальных клеток?») replaces its first concept, "And in 2015?" («А в 2015?», «А сейчас?») its time, "And
+Globex in 2015?" both; the typed question is answered again as it is, never a string glued from the two and parsed
+anew. `follow_up` returns the full question and how it read the short one; the answer says so ("Reading 'it' as
+neuron."). Sessions are bounded (`MAX_SESSIONS`, least recently used go first) and expire after `idle_seconds`. A
+question without a session is never touched.
 """
 
 from __future__ import annotations
@@ -12,7 +15,11 @@ from __future__ import annotations
 import re
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from kgbrain.reasoning.nlu.question import Question
+from kgbrain.reasoning.nlu.when import Asks, TimeInQuestion, read_time
 
 MAX_SESSIONS = 1000
 IDLE_SECONDS = 1800.0
@@ -26,15 +33,23 @@ class Focus:
     names: tuple[tuple[str, str], ...]  # (concept id, the words of the question that named it), in order
     intent: str
     language: str
+    typed: Question | None = None  # the last question as understood, without its time
+    time: TimeInQuestion | None = None  # the time it named (None: none)
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
     """A follow-up read against the focus: the full question and what the short one was read as."""
 
-    question: str
+    question: str  # the full question in words (asked as such when `typed` is None)
     said: str  # the words read ("it", "And glial cells?")
     meant: str  # what they were read as ("neuron")
+    typed: Question | None = None  # the last question with a slot replaced: answered as it is, not re-read
+    time: TimeInQuestion | None = None  # the time `typed` is asked at (None: the conversation's own)
+
+
+# Links a follow-up's words to the concepts they name (`Linker.link`).
+Link = Callable[[str], Sequence[str]]
 
 
 class Conversations:
@@ -77,16 +92,18 @@ _ELLIPSIS = re.compile(
 _WHY = re.compile(r"^\s*(?:why|почему|отчего|зачем)\s*\?*\s*$", re.IGNORECASE)
 
 
-def follow_up(question: str, focus: Focus | None) -> Reading | None:
+def follow_up(question: str, focus: Focus | None, link: Link | None = None) -> Reading | None:
     """The full form of a follow-up question, or None when it stands alone (or there is no focus)."""
     if focus is None or not focus.names:
         return None
-    words = focus.names[0][1]
+    words = _topic_words(focus)
     if _WHY.match(question):
         last = focus.question.rstrip("?").strip()
         full = f"{'Почему' if focus.language == 'ru' else 'Why'} {last[:1].lower()}{last[1:]}?"
         return Reading(full, question.strip(), full)
     m = _ELLIPSIS.match(question)
+    if m is not None and focus.typed is not None:
+        return _one_slot(m.group("other").strip(), question.strip(), focus, focus.typed, link)
     if m is not None:
         other = m.group("other").strip()
         full = re.sub(re.escape(words), other, focus.question, count=1, flags=re.IGNORECASE)
@@ -99,6 +116,77 @@ def follow_up(question: str, focus: Focus | None) -> Reading | None:
         full = question[: pronoun.start()] + words + question[pronoun.end() :]
         return Reading(full, pronoun.group(0), words)
     return None
+
+
+def _topic_words(focus: Focus) -> str:
+    """The words that named the last question's first concept (its topic), else the first words linked."""
+    said = dict(focus.names)
+    topic = focus.typed.concepts[0] if focus.typed is not None and focus.typed.concepts else ""
+    return said.get(topic) or focus.names[0][1]
+
+
+_BARE_DATE = re.compile(
+    r"^(?:(?:in|as of|on)\s+)?(?P<date>\d{4}(?:-\d{2}(?:-\d{2})?)?)(?:\s*(?:году|год|г\.))?$", re.IGNORECASE
+)
+_LEADING = re.compile(r"^(?:(?:у|about|of|for|для)\s+)+", re.IGNORECASE)
+
+
+def _time_of(words: str, language: str) -> tuple[TimeInQuestion | None, str]:
+    """The time a follow-up's words name (None: none) and the words left ("Globex in 2015" -> 2015, "Globex")."""
+    bare = _BARE_DATE.match(words)
+    if bare is not None:
+        date = bare.group("date")
+        return TimeInQuestion(Asks.AT, date, "", f"{'в' if language == 'ru' else 'in'} {date}"), ""
+    found = read_time(words)
+    if found is None:
+        return None, words
+    return found, _LEADING.sub("", found.question.strip(" ?,.")).strip()
+
+
+def _one_slot(other: str, said: str, focus: Focus, typed: Question, link: Link | None) -> Reading | None:
+    """The last typed question with the follow-up's concept, its time, or both in place of the last ones."""
+    time_named, rest = _time_of(other, focus.language)
+    if rest:
+        found = list(link(rest)) if link is not None else []
+        typed = _with_topic(typed, dict(focus.names), rest, found[0] if len(found) == 1 else None)
+    elif time_named is None:
+        return None
+    when = time_named or focus.time
+    meant = _in_words(typed.text, when)
+    return Reading(meant, said, meant, typed, when)
+
+
+def _with_topic(typed: Question, said: dict[str, str], words: str, concept: str | None) -> Question:
+    """`typed` about `concept` (named by `words`) instead of its first concept; a name nothing links is kept as
+    unresolved, so the answer says it is unknown."""
+    if not typed.concepts:
+        return replace(typed, unresolved=(*typed.unresolved, words))
+    old = typed.concepts[0]
+    before = said.get(old, "")
+
+    def swap(slot: str) -> str:
+        if slot == old:
+            return concept or words
+        if before and before.casefold() in slot.casefold():
+            return re.sub(re.escape(before), lambda _: words, slot, count=1, flags=re.IGNORECASE)
+        return slot
+
+    rest = typed.concepts[1:]
+    return replace(
+        typed,
+        text=swap(typed.text),
+        subject=swap(typed.subject),
+        object=swap(typed.object),
+        concepts=(concept, *rest) if concept else rest,
+        unresolved=typed.unresolved if concept else (*typed.unresolved, words),
+    )
+
+
+def _in_words(text: str, when: TimeInQuestion | None) -> str:
+    """A question without its time, with `when`'s words put back ("Who is the director of Acme in 2015?")."""
+    if when is None or not when.phrase:
+        return text
+    return f"{text.rstrip(' ?')} {when.phrase}?"
 
 
 def reading_sentence(reading: Reading, language: str) -> str:

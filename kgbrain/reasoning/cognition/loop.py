@@ -132,6 +132,7 @@ class CognitiveResult:
     sub_goals: list[Goal] = field(default_factory=list)  # explore_topic: learn_fact goals for knowledge gaps
     subject_text: str = ""  # the question's subject slot as the user wrote it ("нейроны важны для мышления")
     reply: Any = None  # the reasoner's Answer to the question as asked: it alone decides text and confidence
+    parsed: Question | None = None  # the question as understood (a conversation re-runs it with a slot replaced)
 
     @property
     def answer(self) -> Any:
@@ -469,13 +470,25 @@ class CognitiveLoop:
         self.working_memory = []
         self._cycles = itertools.count(1)
 
-    def run(self, question: str, *, goal_type: GoalType | None = None, priority: float = 0.5) -> CognitiveResult:
+    def run(
+        self,
+        question: str,
+        *,
+        goal_type: GoalType | None = None,
+        priority: float = 0.5,
+        parsed: Question | None = None,
+    ) -> CognitiveResult:
         """Think about `question` once: goal, plan, rings, hypotheses, decision.
+
+        `parsed` is the question already understood (a follow-up in a conversation: the last question with one
+        slot replaced); `question` is then its words for retrieval, and the concepts it names are retrieved
+        whatever those words link.
 
         Raises:
             StoreError: the store failed.
         """
-        parsed = self.reasoner.understand(question)
+        extra = parsed.concepts if parsed is not None else ()
+        parsed = parsed if parsed is not None else self.reasoner.understand(question)
         # The goal's time limit counts the cycle, not understanding (the first question of a process loads the
         # morphology dictionaries).
         started = time.perf_counter()
@@ -483,7 +496,7 @@ class CognitiveLoop:
         # the host (or a morphology dictionary loading on another thread) must not change the answer.
         cpu_started = time.thread_time()
         self.retriever.begin()
-        retrieval = self.retriever.retrieve(question, hops=1, goal_text=question)
+        retrieval = self.retriever.retrieve(question, hops=1, goal_text=question, extra_concepts=extra)
         cycle = _Cycle(self, parsed, retrieval, statement=goal_type is not None)
         salience, goal = self._open_goal(parsed, retrieval, goal_type, priority)
         plan = self.planner.decompose(goal, query=question)
@@ -605,6 +618,7 @@ class CognitiveLoop:
             sub_goals=sub_goals,
             subject_text=cycle.parsed.subject,
             reply=reply,
+            parsed=cycle.parsed,
         )
 
     def _clarification(self, cycle: _Cycle, best: Hypothesis | None) -> tuple[Clarification | None, Any]:

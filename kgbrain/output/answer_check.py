@@ -38,6 +38,7 @@ from kgbrain.knowledge import Authority, Fact
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retriever
+from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.nlu.sentences import parse_claim_sentence, parse_verb_sentence
 
 if sys.version_info >= (3, 11):
@@ -186,7 +187,7 @@ class ClaimCheck:
     """One sentence of the draft compared with the knowledge base."""
 
     sentence: str
-    verdict: str  # supported | contradicted
+    verdict: str  # supported | contradicted | conflicting (an open conflict: the sources disagree)
     fact: str  # the deciding fact, rendered
     fact_id: str
     source: str
@@ -224,11 +225,13 @@ NOTICES = {
         "citations": "ℹ️ Часть ссылок в ответе не подтверждена источниками этого поиска: {x}. Это не значит, что они "
         "ложные, но перепроверьте их по официальным источникам.",
         "claim": "⚠️ {tier} {source}: {fact}.",
+        "conflict": "⚠️ Источники расходятся: {fact}.",
     },
     "en": {
         "citations": "ℹ️ Some references in the answer are not backed by the sources retrieved for it: {x}. That does "
         "not make them false, but check them against the official sources.",
         "claim": "⚠️ {tier} {source}: {fact}.",
+        "conflict": "⚠️ The sources disagree: {fact}.",
     },
 }
 
@@ -319,10 +322,14 @@ def _compared_claim(sentence: str, retriever: Retriever, packs: Sequence[Evidenc
 
 
 def _decided(sentence: str, check: Any, sources: Callable[[list[str]], Sequence[Any]] | None) -> ClaimCheck | None:
-    verdict = {"supported": "supported", "refuted": "contradicted"}.get(str(check.outcome.value))
+    verdict = {"supported": "supported", "refuted": "contradicted", "conflicting": "conflicting"}.get(
+        str(check.outcome.value)
+    )
     if verdict is None:
         return None
     backing = [st for st in check.trace.steps if st.facts]
+    if verdict == "conflicting":
+        return _conflicted(sentence, backing)
     step = backing[0] if backing else None
     source = step.sources[0] if step is not None and step.sources else ""
     authority = None
@@ -336,6 +343,14 @@ def _decided(sentence: str, check: Any, sources: Callable[[list[str]], Sequence[
     severity = "info" if verdict == "supported" else "critical" if authority == "NORM" else "warning"
     fact = check.explanation or (step.conclusion if step is not None else "")
     return ClaimCheck(sentence, verdict, fact, step.facts[0] if step is not None else "", source, authority, severity)
+
+
+def _conflicted(sentence: str, backing: Sequence[Any]) -> ClaimCheck:
+    """A claim under an open conflict: every side with its sources, since no one of them decides it."""
+    sides = [st for st in backing if st.rule != R.DED_FUNCTIONAL_CONFLICT] or list(backing)
+    named = ", ".join(dict.fromkeys(src for st in sides for src in st.sources))
+    fact = "; ".join(f"{st.conclusion} ({', '.join(st.sources)})" if st.sources else st.conclusion for st in sides)
+    return ClaimCheck(sentence, "conflicting", fact, sides[0].facts[0] if sides else "", named, None, "warning")
 
 
 def _strength(f: Fact) -> tuple[int, float]:
@@ -382,6 +397,8 @@ def check_answer(
             head.append(r.short_alert or r.correction)
         tail.append(r.correction)
     for c in claims:
+        if c.verdict == "conflicting":
+            tail.append(NOTICES[lang]["conflict"].format(fact=c.fact))
         if c.verdict != "contradicted":
             continue
         line = (

@@ -111,6 +111,8 @@ _T: dict[str, dict[str, str]] = {
         "yes": "Да",
         "no": "Нет",
         "conflict": "Источники расходятся",
+        "disagree_value": "Источники расходятся: {a} ({x}) — {items}.",
+        "disagree": "Источники расходятся: {items}.",
         "chain": "Цепочка понятий",
         "related": "Связан с",
         "because": "Потому что",
@@ -162,6 +164,8 @@ _T: dict[str, dict[str, str]] = {
         "yes": "Yes",
         "no": "No",
         "conflict": "The sources disagree",
+        "disagree_value": "The sources disagree on the {a} of {x}: {items}.",
+        "disagree": "The sources disagree: {items}.",
         "chain": "Concept chain",
         "related": "Related to",
         "because": "Because",
@@ -297,6 +301,12 @@ def _check(answer: Answer, lang: str) -> str:
     if outcome == "unknown":
         checked = ", ".join(dict.fromkeys(st.rule for st in answer.trace.steps)) or d["predicate"]
         return t["dont_know_check"].format(x=said, checked=checked)
+    if outcome == "conflicting" and d.get("sides"):
+        items = [
+            f"{s} {phrase(d['predicate'], _label(answer, v), lang, subject=s, label=label)} ({', '.join(srcs)})"
+            for v, _, srcs in d["sides"]
+        ]
+        return t["disagree"].format(items="; ".join(items))
     if outcome == "conflicting":
         return f"{t['conflict']}: {said}?"
     positive = outcome == "supported"
@@ -490,9 +500,22 @@ def _unit(unit: str, attribute: str, lang: str) -> str:
     return _RU_UNITS.get(unit, unit) if lang == "ru" else unit
 
 
+def _disagree_value(answer: Answer, lang: str) -> str:
+    """An open conflict over a value: each value with the sources giving it («8848 м (atlas_a), 8850 м (atlas_b)»)."""
+    d = answer.data
+    items = ", ".join(
+        f"{_number(str(v), lang)} {_unit(unit, d['attribute'], lang)}".strip() + f" ({', '.join(srcs)})"
+        for v, unit, srcs in d["sides"]
+    )
+    a = _label(answer, d["attribute"])
+    return _T[lang]["disagree_value"].format(a=a, x=_label(answer, d["subject"]), items=items)
+
+
 def _value(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
+    if d.get("sides"):
+        return _disagree_value(answer, lang)
     shown = f"{_number(str(d['value']), lang)} {_unit(d.get('unit') or '', d['attribute'], lang)}".strip()
     x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
     if d.get("holder") and d["holder"] != d["subject"]:
@@ -512,6 +535,8 @@ def _value_check(answer: Answer, lang: str) -> str:
     if outcome == "unknown":
         checked = ", ".join(dict.fromkeys(st.rule for st in answer.trace.steps)) or d["attribute"]
         return t["dont_know_check"].format(x=statement, checked=checked)
+    if outcome == "conflicting" and d.get("sides"):
+        return _disagree_value(answer, lang)
     if outcome == "conflicting":
         return f"{t['conflict']}: {statement}?"
     if outcome == "supported":

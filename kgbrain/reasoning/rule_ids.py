@@ -26,6 +26,7 @@ DED_PROPERTY_INHERITANCE = "ded.property-inheritance"
 DED_SPECIFICITY_OVERRIDE = "ded.specificity-override"
 DED_INHERITANCE_CONFLICT = "ded.inheritance-conflict"
 DED_FUNCTIONAL_VALUE = "ded.functional-value"
+DED_FUNCTIONAL_CONFLICT = "ded.functional-conflict"  # two active values of a functional predicate
 DED_VALUE_INCOMPARABLE = "ded.value-incomparable"
 DED_HAS_PART = "ded.has-part"  # y part_of x => x has_property y (reasoner.py)
 

@@ -218,8 +218,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         CheckAnswerTool,
         _check_answer,
         "Check a whole draft answer written elsewhere (e.g. by you) before giving it: reasoning rules, each "
-        "sentence against the knowledge base (supported or contradicted, with the deciding fact), and whether "
-        "its citations are backed. Returns the corrected draft and what was found.",
+        "sentence against the knowledge base (supported, contradicted or conflicting, with the deciding fact), and "
+        "whether its citations are backed. Returns the corrected draft and what was found.",
     ),
     ToolSpec(
         "search_concepts",

@@ -30,6 +30,7 @@ from kgbrain.reasoning.views.evidence_rows import Evidence
 from kgbrain.reasoning.views.graph import FactGraph
 from kgbrain.reasoning.views.hierarchy import Hierarchy
 from kgbrain.store.protocol import GraphStore
+from kgbrain.store.rows import facts_by_id
 
 DESCRIPTION_CONFIDENCE = 0.9  # a curated description with no fact behind it: sure, but not certain
 ANALOGY_SEARCH = 10  # "Is X like Y?": Y must be among X's nearest structural analogues
@@ -278,6 +279,12 @@ def _value_answer(r: Reasoning, q: Question, subject: str, attribute: str, kind:
     best = rows[0]
     unit = best.get("unit") or ""
     shown = f"{best['object']} {unit}".strip()
+    if len({(str(row["object"]), row.get("unit") or "") for row in rows}) > 1:
+        # Two values at the nearest holder: the claim of either one is decided as verify decides it, and an open
+        # conflict of a functional attribute is said as such instead of picking the likelier value.
+        check = r.decide([Claim(subject, attribute, shown, literal=True)])[0]
+        if check.outcome is Outcome.CONFLICTING:
+            return _value_conflict(r, q, subject, attribute, check, kind)
     # RULE val.lookup: a stated attribute value answers "what is the P of X"; a class's value holds for its members
     note = f"stated for {holder}" if holder != subject else ""
     step = Step(
@@ -301,6 +308,35 @@ def _value_answer(r: Reasoning, q: Question, subject: str, attribute: str, kind:
     )
 
 
+def _value_conflict(r: Reasoning, q: Question, subject: str, attribute: str, check: Check, kind: str) -> Answer:
+    data = {
+        "kind": kind,
+        "subject": subject,
+        "attribute": attribute,
+        "outcome": check.outcome.value,
+        "sides": sides(r.store, check),
+    }
+    return finish(
+        r.store, q, check.mode, check.confidence, check.trace, data, (subject, attribute), outcome=check.outcome
+    )
+
+
+def sides(store: GraphStore, check: Check) -> list[list[Any]]:
+    """The values an open conflict sets against each other, each with its sources: [value or concept id, unit,
+    [source, ...]]; empty unless the check is CONFLICTING over a functional predicate."""
+    if check.outcome is not Outcome.CONFLICTING:
+        return []
+    ids = [f for st in check.trace.steps if st.rule == R.DED_FUNCTIONAL_VALUE for f in st.facts]
+    facts = facts_by_id(store, ids)
+    found: dict[tuple[str, str], list[str]] = {}
+    for f in (facts[i] for i in ids if i in facts):
+        key = (f.object, "") if f.object is not None else (f.value.lexical, f.value.unit or "") if f.value else ("", "")
+        srcs = found.setdefault(key, [])
+        if f.source and f.source not in srcs:
+            srcs.append(f.source)
+    return [[v, unit, srcs] for (v, unit), srcs in found.items()] if len(found) > 1 else []
+
+
 @handles(Intent.VALUE)
 def _value(r: Reasoning, q: Question) -> Answer:
     return _value_answer(r, q, q.concepts[0], q.concepts[1])
@@ -314,7 +350,7 @@ def _value_check(r: Reasoning, q: Question) -> Answer:
     check = r.decide([Claim(subject, attribute, q.object, literal=True)])[0]
     holder, rows = _values(r, subject, attribute)
     stated = f"{rows[0]['object']} {rows[0].get('unit') or ''}".strip() if rows else ""
-    data = {
+    data: dict[str, Any] = {
         "kind": "value_check",
         "subject": subject,
         "attribute": attribute,
@@ -322,6 +358,8 @@ def _value_check(r: Reasoning, q: Question) -> Answer:
         "stated": stated,
         "outcome": check.outcome.value,
     }
+    if check.outcome is Outcome.CONFLICTING:
+        data["sides"] = sides(r.store, check)
     unknown = check.outcome is Outcome.UNKNOWN
     return finish(
         r.store,
@@ -581,7 +619,15 @@ def _yes_no(r: Reasoning, q: Question) -> Answer:
     if predicate == "is_a" and concept_rows(r.store, [s])[s].get("kind") == "individual":
         # Wording only: the deducer reads is_a and instance_of alike (both walk the same hierarchy).
         predicate = "instance_of"
-    data = {"kind": "check", "subject": s, "predicate": predicate, "object": o, "outcome": check.outcome.value}
+    data: dict[str, Any] = {
+        "kind": "check",
+        "subject": s,
+        "predicate": predicate,
+        "object": o,
+        "outcome": check.outcome.value,
+    }
+    if check.outcome is Outcome.CONFLICTING:
+        data["sides"] = sides(r.store, check)
     chain = [_object_of(st.conclusion) for st in check.trace.steps if st.rule == R.DED_ISA_TRANSITIVE]
     # Classes the statement was inherited from, named too: the wording may need them («не может делиться»).
     tail = f" {claimed} {o}"
@@ -600,7 +646,7 @@ def _yes_no(r: Reasoning, q: Question) -> Answer:
         (s, o),
         outcome=check.outcome,
         action=action,
-        ids=[s, o, *chain, *holders],
+        ids=[s, o, *chain, *holders, *(v for v, _, _ in data.get("sides", []))],
     )
 
 

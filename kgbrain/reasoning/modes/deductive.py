@@ -10,7 +10,8 @@ disjointness) and functional attributes (one value at a time).
 Rule ids (each appears in a `# RULE` comment, in trace steps and in the tests):
 `dir.fact`, `ded.isa-transitive`, `ded.property-inheritance`, `ded.specificity-override`, `ded.negation`,
 `ded.disjoint`, `ded.functional-value`, `ded.inverse`, `ded.symmetric`, `ded.sub-property`,
-`ded.inheritance-conflict`, `ded.transitive`, `ded.value-incomparable`, `ctx.inactive-fact`.
+`ded.inheritance-conflict`, `ded.functional-conflict`, `ded.transitive`, `ded.value-incomparable`,
+`ctx.inactive-fact`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.modes.causal import CAUSAL
 from kgbrain.reasoning.modes.quantities import Match, compare
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
@@ -311,15 +313,18 @@ class Deducer:
         decl = table.get(claim.predicate)
         preds = list(table.sub_properties(claim.predicate))
         h = self._hierarchy()
-        depth = self._property_holders(claim, decl.inheritable, preds, h)
+        if decl.functional and decl.inheritable:
+            # Every class above the subject may hold the one value ("every Clio is built by Renault"), so the
+            # walk cannot stop at the holders of a fact into the claimed object.
+            depth = {claim.subject: 0, **h.ancestors(claim.subject)}
+        else:
+            depth = self._property_holders(claim, decl.inheritable, preds, h)
         holders = list(depth)
         via: dict[str, str] = {}  # fact id -> rule, for facts read through an inverse or symmetric declaration
         evidence = self._property_evidence(claim, table, decl.symmetric, holders, preds, via)
         matching = [e for e in evidence if _same_object(e.object, claim.object, claim.literal)]
         steps = _inactive_steps(matching)
         active = [e for e in matching if e.active]
-        if active:
-            return self._by_specificity(claim, active, depth, h, via, steps)
         if decl.functional:
             # Another object of a functional predicate refutes the claim ("gina born_in rome" after "gina born_in
             # paris"): it is not among the facts into the claimed object, so read the holders' own facts too.
@@ -327,7 +332,9 @@ class Deducer:
             evidence = evidence + [
                 e for x in holders for e in g.out(x) if e.predicate in wanted and e.object != claim.object
             ]
-            return self._functional(claim, evidence, depth, h, steps)
+            return self._one_value(claim, evidence, active, depth, h, via, steps)
+        if active:
+            return self._by_specificity(claim, active, depth, h, via, steps)
         if claim.literal:
             return Outcome.UNKNOWN, 0.0, [*steps, *_incomparable_steps(evidence, claim)], Mode.DEDUCTIVE
         if decl.transitive:
@@ -528,20 +535,84 @@ class Deducer:
             node = link.subject
         return chain[::-1]
 
-    def _functional(
-        self, claim: Claim, evidence: list[Evidence], depth: dict[str, int], h: Hierarchy, steps: list[Step]
-    ) -> tuple[Outcome, float, list[Step], Mode]:
+    def _one_value(
+        self,
+        claim: Claim,
+        evidence: list[Evidence],
+        active: list[Evidence],
+        depth: dict[str, int],
+        h: Hierarchy,
+        via: dict[str, str],
+        steps: list[Step],
+    ) -> _Verdict:
+        """A functional predicate's verdict: the nearest holder's value decides; two values there are one
+        undecided (open) conflict, since a conflict the TMS settled left only the winner active."""
+        rivals = self._rivals(claim, evidence)
+        if not rivals:
+            if active:
+                return self._by_specificity(claim, active, depth, h, via, steps)
+            return Outcome.UNKNOWN, 0.0, [*steps, *_incomparable_steps(evidence, claim)], Mode.DEDUCTIVE
+        near = min(depth.get(e.subject, 0) for e in rivals)
+        stated = [e for e in active if e.polarity]
+        if not stated or min(depth.get(e.subject, 0) for e in stated) > near:
+            return self._functional(claim, rivals, depth, h, steps)
+        if min(depth.get(e.subject, 0) for e in stated) < near:
+            outcome, conf, more, mode = self._by_specificity(claim, active, depth, h, via, steps)
+            holder = min(stated, key=lambda e: depth.get(e.subject, 0)).subject
+            return outcome, conf, [*more, *_override_steps([rivals], True, holder)], mode
+        return self._value_conflict(claim, stated, [e for e in rivals if depth.get(e.subject, 0) == near], h, steps)
+
+    def _value_conflict(
+        self, claim: Claim, stated: list[Evidence], rivals: list[Evidence], h: Hierarchy, steps: list[Step]
+    ) -> _Verdict:
+        """CONFLICTING: equally specific holders give the claimed value and another of a functional predicate."""
+        both = [*stated, *rivals]
+        holder = stated[0].subject
+        steps = [*steps, *self.chain_steps(h.chain(claim.subject, holder) or [])]
+        for group in (stated, rivals):
+            steps.append(
+                Step(
+                    R.DED_FUNCTIONAL_VALUE,
+                    group[0].statement(),
+                    fact_ids(group),
+                    sources(group),
+                    round(max(e.confidence for e in group), 4),
+                )
+            )
+        conf = round(max(e.confidence for e in both), 4)
+        # RULE ded.functional-conflict: p functional, x p v and x p w (v != w) both active => undecided
+        steps.append(
+            Step(
+                R.DED_FUNCTIONAL_CONFLICT,
+                statement(claim.subject, claim.predicate, claim.object),
+                fact_ids(both),
+                sources(both),
+                conf,
+                f"{claim.predicate} has one value at a time, and the sources give {len({e.object for e in both})} "
+                "(an open conflict)",
+            )
+        )
+        return Outcome.CONFLICTING, conf, steps, Mode.DIRECT if holder == claim.subject else Mode.DEDUCTIVE
+
+    def _rivals(self, claim: Claim, evidence: list[Evidence]) -> list[Evidence]:
+        """Active stated values other than the claimed one (comparable with it, and not a name of the same
+        thing: an RDF source's two values may be `same_as`)."""
         odd = {e.fact_id for e, _ in _incomparable(evidence, claim)}
-        others = [
+        g = self._graph()
+        same = set() if claim.literal else {e.object for e in g.out(claim.object) if e.predicate == "same_as"}
+        return [
             e
             for e in evidence
             if e.active
             and e.polarity
             and e.fact_id not in odd
+            and e.object not in same
             and not _same_object(e.object, claim.object, claim.literal)
         ]
-        if not others:
-            return Outcome.UNKNOWN, 0.0, [*steps, *_incomparable_steps(evidence, claim)], Mode.DEDUCTIVE
+
+    def _functional(
+        self, claim: Claim, others: list[Evidence], depth: dict[str, int], h: Hierarchy, steps: list[Step]
+    ) -> tuple[Outcome, float, list[Step], Mode]:
         nearest = min(depth.get(e.subject, 0) for e in others)
         values = [e for e in others if depth.get(e.subject, 0) == nearest]
         best = max(values, key=lambda e: (e.confidence, e.fact_id))
@@ -551,6 +622,18 @@ class Deducer:
         steps.append(
             Step("ded.functional-value", best.statement(), fact_ids(values), sources(values), round(best.confidence, 4))
         )
+        if best.subject != claim.subject:
+            # The class's value is the member's: the proof says so before it refutes the claimed one.
+            steps.append(
+                Step(
+                    R.DED_PROPERTY_INHERITANCE,
+                    statement(claim.subject, claim.predicate, best.object),
+                    (),
+                    (),
+                    round(conf, 4),
+                    f"inherited from {best.subject}",
+                )
+            )
         # RULE ded.functional-value: p is functional, x p v, v != w => x NOT p w
         steps.append(
             Step(

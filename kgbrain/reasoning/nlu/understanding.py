@@ -146,6 +146,12 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         if reading is not None and reading.question.intent is Intent.DOES:
             # kept a has-question, the named predicate asked first (the answering handler decides both)
             return replace(q, verb=reading.question.verb).with_links(Intent.HAS, reading.question.concepts, ())
+    if q.intent in _ROLE_FORMS:  # "Is X the director of Y?" asks `Y director X` (roles.py)
+        from kgbrain.reasoning.nlu.roles import read_role
+
+        role = read_role(r, q)
+        if role is not None:
+            return role
     found = _understand(r, q)
     if found.intent is Intent.UNKNOWN or found.unresolved:
         from kgbrain.reasoning.nlu.relations import read_relation
@@ -161,6 +167,8 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     return found
 
 
+# The forms a role question takes ("Is X the P of Y?", «Является ли X P Y?», «X — P Y?»).
+_ROLE_FORMS = frozenset({Intent.IS_A, Intent.HAS_PROPERTY, Intent.UNKNOWN, Intent.DOES})
 # Intents whose patterns leave no room for a modal: a definition or a comparison is never a norm question.
 _NEVER_NORMS = frozenset({Intent.DEFINE, Intent.COMPARE, Intent.LIKE, Intent.RELATION, Intent.VALUE_CHECK})
 
@@ -331,6 +339,11 @@ def read_claim(r: ConceptLinks, sentence: str, language: str) -> tuple[str, str,
     norm = read_norm(r, q)  # first, as `understand` tries it: "permitted" may also name a stored relation
     if norm is not None:
         return norm.concepts[0], norm_predicate(r, norm), norm.concepts[-1], norm.polarity
+    from kgbrain.reasoning.nlu.roles import read_role
+
+    role = read_role(r, q)  # "Petrov is the director of Acme" states `acme director petrov`
+    if role is not None:
+        return role.concepts[0], role.verb, role.concepts[1], True
     found = verb_statement(r, sentence, "", language)
     if found is not None:
         return (*found, True)

@@ -1,4 +1,5 @@
-"""Time in a question: "in 2010", «в 2000 году», "still", "currently", "until when", «до какого числа», "since when".
+"""Time in a question: "in 2010", «в 2000 году», "last year", «в прошлом году», "still", "currently", "until when",
+«до какого числа», "since when".
 
 `read_time` finds one time expression, says what it asks (`At`: the question as of a written time; `NOW`: as of
 the present; `UNTIL` / `SINCE`: when the statement stops or starts holding, asked over all time) and gives the
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from enum import Enum
 
 
@@ -44,6 +46,8 @@ _PATTERNS: tuple[tuple[Asks, re.Pattern[str]], ...] = tuple(
         (Asks.SINCE, r"(?<!\w)(?:с какого (?:числа|времени|года|момента)|с каких пор)(?!\w)"),
         (Asks.AT, rf"\b(?:in|during|as of|on|at)\s+(?:the year\s+)?(?P<date>{_DATE})\b"),
         (Asks.AT, rf"(?<!\w)(?:в|на|по состоянию на)\s+(?P<date>{_DATE})(?:\s*(?:году|г\.|год))?(?!\w)"),
+        (Asks.AT, r"\b(?:in\s+)?(?P<year>last|this|next)\s+year\b"),
+        (Asks.AT, r"(?<!\w)в\s+(?P<year>позапрошлом|прошлом|этом|текущем|следующем)\s+году(?!\w)"),
         (Asks.NOW, r"\b(?:still|currently|now|at present|today|nowadays)\b"),
         (
             Asks.NOW,
@@ -69,8 +73,14 @@ def read_time(question: str) -> TimeInQuestion | None:
             continue
         rest = _tidy(question[: m.start()] + " " + question[m.end() :])
         when = m.group("date") if "date" in pattern.groupindex else None
+        if "year" in pattern.groupindex:  # "last year": the calendar year before this one, in UTC
+            when = str(datetime.now(timezone.utc).year + _YEARS_FROM_NOW[m.group("year").casefold()])
         return TimeInQuestion(asks, when, present(rest), m.group(0))
     return None
+
+
+_YEARS_FROM_NOW = {"last": -1, "this": 0, "next": 1, "позапрошлом": -2, "прошлом": -1, "этом": 0, "текущем": 0,
+                   "следующем": 1}  # fmt: skip
 
 
 # What is left of «До какого числа плутон был планетой?»: a statement, asked as «Является ли плутон планетой?».

@@ -1037,11 +1037,11 @@ def _think_at(
     from kgbrain.output.time_words import evidence_intervals, time_sentence
     from kgbrain.reasoning.nlu.when import Asks
     from kgbrain.reasoning.views.timed import TimedStore
-    from kgbrain.timeline import Window
 
     whole: Brain = brain.__dict__.get("_whole", brain)
     if asked.asks in (Asks.UNTIL, Asks.SINCE):
-        timed = _as_of(whole, Window.always(), whole._timeline())
+        window = _own_window(whole, parsed or whole.reasoner.understand(words))
+        timed = _as_of(whole, window, whole._timeline())
     else:
         timed = whole.at(asked.when if asked.asks is Asks.AT else None)
     output = timed.cognition.think(words, goal_type=goal_type, priority=priority, parsed=parsed)
@@ -1053,15 +1053,45 @@ def _think_at(
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
 
 
+def _own_window(whole: Brain, q: Question) -> Window:
+    """When a relation question's statement holds, for "since when" / "until when": the interval of its latest
+    stated fact, so the values before and after it (successors of a functional predicate) are out of time; all
+    time when it states none (and for other questions)."""
+    from kgbrain.reasoning.nlu.question import Intent
+    from kgbrain.timeline import Window
+
+    always = Window.always()
+    if q.intent is not Intent.DOES or len(q.concepts) != 2 or not q.verb:
+        return always
+    timeline = whole._timeline()
+    held = timeline.holding if timeline.holding is not None else timeline.intervals
+    s, o = q.concepts
+    spans = [
+        held[f.fact_id]
+        for f in ConceptFacts.of(whole.store, s).facts
+        if (f.subject, f.predicate, f.object) == (s, q.verb, o) and f.polarity and f.fact_id in held
+    ]
+    if not spans:
+        return always
+    start, end = max(spans, key=lambda span: span[0] or always.start)
+    return Window(start or always.start, end or always.end, always.text)
+
+
 def _converse(brain: Brain, question: str, session: str, goal_type: str | None, priority: float) -> BrainOutput:
-    from kgbrain.reasoning.cognition.conversation import Conversations, Focus, follow_up, reading_sentence
+    from kgbrain.reasoning.cognition.conversation import (
+        Conversations,
+        Focus,
+        follow_up,
+        predicates_of,
+        reading_sentence,
+    )
     from kgbrain.reasoning.nlu.when import read_time
 
     whole: Brain = brain.__dict__.get("_whole", brain)
     talks: Conversations = whole.__dict__.setdefault("_conversations", Conversations())
     focus = talks.get(session)
     now = brain._current()
-    read = follow_up(question, focus, now.reasoner.linker.link)
+    read = follow_up(question, focus, now.reasoner.linker.link, predicates_of(now.reasoner.vocabulary()))
     full = read.question if read is not None else question
     if read is not None and read.typed is not None:  # the last question with one slot replaced, as understood
         asked, typed = read.time, read.typed

@@ -179,6 +179,15 @@ def overlap(a: tuple[datetime | None, datetime | None], b: tuple[datetime | None
     return not (hi - lo <= HANDOVER and _midnight(lo) and _midnight(hi))
 
 
+def handover(first: tuple[datetime | None, datetime | None], then: tuple[datetime | None, datetime | None]) -> bool:
+    """`then` starts on the last day `first` holds (date-only ends, an overlap of at most HANDOVER)."""
+    end, start = first[1], then[0]
+    if end is None or start is None or not (utc(start) < utc(end) <= utc(start) + HANDOVER):
+        return False
+    later = then[1] is None or utc(then[1]) > utc(end)
+    return later and _midnight(utc(end)) and _midnight(utc(start))
+
+
 def describe(valid_from: datetime | None, valid_to: datetime | None) -> str:
     """The interval in words-free notation: `2019-01-01..2023-12-31`, `2023-02-01..`, `..2005-12-31` ("" if none)."""
     if valid_from is None and valid_to is None:

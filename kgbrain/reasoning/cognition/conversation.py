@@ -18,7 +18,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kgbrain.reasoning.nlu.question import Question
+from kgbrain.language import words
+from kgbrain.reasoning.nlu.lexicon import KbLexicon
+from kgbrain.reasoning.nlu.question import Intent, Question
 from kgbrain.reasoning.nlu.when import Asks, TimeInQuestion, read_time
 
 MAX_SESSIONS = 1000
@@ -50,6 +52,19 @@ class Reading:
 
 # Links a follow-up's words to the concepts they name (`Linker.link`).
 Link = Callable[[str], Sequence[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Predicates:
+    """The knowledge base's predicates by their words (the KB lexicon), for a follow-up that names another one."""
+
+    named: Callable[[str], str | None]  # the one predicate the words name whole, or None
+    said: Callable[[str, str], Sequence[str]]  # the words of a text that name a predicate
+
+
+# What a follow-up about another predicate says besides it: «А его заместитель?», "And its deputy?".
+_POSSESSIVE = re.compile(r"(?<!\w)(?:его|её|ее|их|its|his|her|their)(?!\w)\s*", re.IGNORECASE)
+_CONNECTIVE = re.compile(r"^\s*(?:and|what about|how about|а|ну а|и)(?!\w)", re.IGNORECASE)
 
 
 class Conversations:
@@ -92,18 +107,24 @@ _ELLIPSIS = re.compile(
 _WHY = re.compile(r"^\s*(?:why|почему|отчего|зачем)\s*\?*\s*$", re.IGNORECASE)
 
 
-def follow_up(question: str, focus: Focus | None, link: Link | None = None) -> Reading | None:
+def follow_up(
+    question: str, focus: Focus | None, link: Link | None = None, predicates: Predicates | None = None
+) -> Reading | None:
     """The full form of a follow-up question, or None when it stands alone (or there is no focus)."""
     if focus is None or not focus.names:
         return None
     words = _topic_words(focus)
-    if _WHY.match(question):
-        last = focus.question.rstrip("?").strip()
+    if _WHY.match(question):  # why of the last question, whatever time it asked about
+        last = (focus.typed.text if focus.typed is not None else focus.question).rstrip("?").strip()
         full = f"{'Почему' if focus.language == 'ru' else 'Why'} {last[:1].lower()}{last[1:]}?"
         return Reading(full, question.strip(), full)
+    when = _time_alone(question)
+    if when is not None and focus.typed is not None:  # "Since when?", «До какого числа?», «А сейчас?»
+        meant = _in_words(focus.typed.text, when)
+        return Reading(meant, question.strip(), meant, focus.typed, when)
     m = _ELLIPSIS.match(question)
     if m is not None and focus.typed is not None:
-        return _one_slot(m.group("other").strip(), question.strip(), focus, focus.typed, link)
+        return _one_slot(m.group("other").strip(), question.strip(), focus, focus.typed, (link, predicates))
     if m is not None:
         other = m.group("other").strip()
         full = re.sub(re.escape(words), other, focus.question, count=1, flags=re.IGNORECASE)
@@ -143,17 +164,60 @@ def _time_of(words: str, language: str) -> tuple[TimeInQuestion | None, str]:
     return found, _LEADING.sub("", found.question.strip(" ?,.")).strip()
 
 
-def _one_slot(other: str, said: str, focus: Focus, typed: Question, link: Link | None) -> Reading | None:
-    """The last typed question with the follow-up's concept, its time, or both in place of the last ones."""
+def _time_alone(question: str) -> TimeInQuestion | None:
+    """The time a follow-up names when it names nothing else ("Since when?", «А в 2015?»), else None."""
+    found = read_time(question)
+    if found is None or _CONNECTIVE.sub("", found.question).strip(" ?.,!"):
+        return None
+    return found
+
+
+def _one_slot(
+    other: str, said: str, focus: Focus, typed: Question, names: tuple[Link | None, Predicates | None]
+) -> Reading | None:
+    """The last typed question with the follow-up's concept, predicate, time, or a concept and the time in place of
+    the last ones."""
+    link, predicates = names
     time_named, rest = _time_of(other, focus.language)
-    if rest:
-        found = list(link(rest)) if link is not None else []
+    found = list(link(rest)) if link is not None and rest else []
+    # a name of a predicate, not of another concept (a predicate may be a concept of its own name too)
+    other_predicate = _with_predicate(typed, _POSSESSIVE.sub("", rest).strip(), predicates) if rest else None
+    if other_predicate is not None and (not found or found == [other_predicate.verb or other_predicate.concepts[-1]]):
+        typed = other_predicate
+    elif rest:
         typed = _with_topic(typed, dict(focus.names), rest, found[0] if len(found) == 1 else None)
     elif time_named is None:
         return None
     when = time_named or focus.time
     meant = _in_words(typed.text, when)
     return Reading(meant, said, meant, typed, when)
+
+
+def _with_predicate(typed: Question, words: str, predicates: Predicates | None) -> Question | None:
+    """`typed` asking the predicate `words` name instead of its own (None: they name none, or it asks none)."""
+    predicate = predicates.named(words) if predicates is not None and words else None
+    if predicate is None or predicates is None:
+        return None
+    concepts: tuple[str, ...]
+    if typed.intent is Intent.VALUE and len(typed.concepts) == 2:
+        old, concepts = typed.concepts[1], (typed.concepts[0], predicate)
+    elif typed.intent in (Intent.WH, Intent.DOES) and typed.verb:
+        old, concepts = typed.verb, typed.concepts
+    else:
+        return None
+    said = list(predicates.said(typed.text, old))
+    verb = predicate if typed.intent is not Intent.VALUE else typed.verb
+    text, subject = _swapped(typed.text, said, words), _swapped(typed.subject, said, words)
+    return replace(typed, text=text, subject=subject, verb=verb, concepts=concepts)
+
+
+def _swapped(text: str, old: Sequence[str], new: str) -> str:
+    """`text` with the words `old` (as the KB lexicon read them) replaced by `new`."""
+    out = text
+    for n, word in enumerate(old):
+        put = (new if n == 0 else "").replace("\\", "\\\\")  # a replacement template: backslashes escaped
+        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", put, out, count=1, flags=re.IGNORECASE)
+    return re.sub(r"\s+([?.,!])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
 
 
 def _with_topic(typed: Question, said: dict[str, str], words: str, concept: str | None) -> Question:
@@ -186,7 +250,29 @@ def _in_words(text: str, when: TimeInQuestion | None) -> str:
     """A question without its time, with `when`'s words put back ("Who is the director of Acme in 2015?")."""
     if when is None or not when.phrase:
         return text
+    if when.asks in (Asks.UNTIL, Asks.SINCE):  # "Since when must a passenger validate the ticket?"
+        return f"{when.phrase[:1].upper()}{when.phrase[1:]} {text[:1].lower()}{text[1:]}"
     return f"{text.rstrip(' ?')} {when.phrase}?"
+
+
+def predicates_of(lexicon: KbLexicon) -> Predicates:
+    """A follow-up's view of the KB lexicon: the predicate words name whole (a tie names none), and which words of
+    a text name a given predicate."""
+
+    def named(text: str) -> str | None:
+        said = words(text)
+        found = lexicon.match(said)
+        if not found or len(found[0].explained) < len(said):
+            return None
+        tied = len(found) > 1 and found[1].score == found[0].score and found[1].explained == found[0].explained
+        return None if tied else found[0].predicate
+
+    def said(text: str, predicate: str) -> list[str]:
+        tokens = words(text)
+        found = lexicon.match(tokens, only=frozenset({predicate}))
+        return [tokens[i] for i in sorted(found[0].explained)] if found else []
+
+    return Predicates(named, said)
 
 
 def reading_sentence(reading: Reading, language: str) -> str:

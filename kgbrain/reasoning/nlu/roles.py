@@ -23,6 +23,9 @@ _FRAME = frozenset(
 )  # fmt: skip
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def read_role(r: ConceptLinks, q: Question) -> Question | None:
     """The yes/no question "is X the P of Y" as the relation it asks (Y P X), or None when it is none."""
     tokens = words(q.text)
@@ -32,6 +35,8 @@ def read_role(r: ConceptLinks, q: Question) -> Question | None:
         return None
     x, y = mentions
     between = tokens[x.end : y.start]
+    while between and between[-1] in _ARTICLES:  # "the director of the Novograd Transport Authority"
+        between = between[:-1]
     if q.language == "en":
         if len(between) < 2 or between[-1] != "of":
             return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,8 @@ Interval = tuple[datetime | None, datetime | None]
 class Timeline:
     """The intervals of the facts that have one (fact id -> [valid_from, valid_to))."""
 
-    intervals: dict[str, Interval]
+    intervals: dict[str, Interval]  # as stated
+    holding: dict[str, Interval] | None = None  # when each holds, hand-overs settled (None: as stated)
 
     @classmethod
     def read(cls, store: GraphStore) -> Timeline:
@@ -41,28 +42,51 @@ class Timeline:
         Raises:
             StoreError: the store failed.
         """
-        return cls(
-            {
-                r["fact_id"]: (_aware(r["valid_from"]), _aware(r["valid_to"]))
-                for r in store.iterate("timed_facts")
-                if r["fact_id"] is not None
-            }
-        )
+        rows = [r for r in store.iterate("timed_facts") if r["fact_id"] is not None]
+        intervals = {r["fact_id"]: (_aware(r["valid_from"]), _aware(r["valid_to"])) for r in rows}
+        functional = {r["name"] for r in store.run("predicates_all") if r["functional"]}
+        return cls(intervals, _handed_over(intervals, [r for r in rows if r["predicate"] in functional]))
 
     def outside(self, window: Window) -> frozenset[str]:
         """The facts that do not hold at any time in the window."""
-        return frozenset(f for f, (start, end) in self.intervals.items() if not holds(start, end, window))
+        held = self.holding if self.holding is not None else self.intervals
+        return frozenset(f for f, (start, end) in held.items() if not holds(start, end, window))
 
     def next_change(self, instant: datetime) -> datetime:
         """The first interval end after `instant` (datetime.max when none): until then, the facts that hold at
         `instant` are the ones that hold now (so "as of now" is worked out once per change, not per question)."""
-        ends = (e for pair in self.intervals.values() for e in pair if e is not None and e > instant)
+        held = self.holding if self.holding is not None else self.intervals
+        ends = (e for pair in held.values() for e in pair if e is not None and e > instant)
         return min(ends, default=datetime.max.replace(tzinfo=instant.tzinfo))
 
     def described(self, fact_ids: Iterable[str]) -> dict[str, str]:
         """`fact id -> "2019-10-07..2023-05-01"` for those of `fact_ids` with an interval, in the given order."""
         found = self.intervals
         return {f: describe(*found[f]) for f in dict.fromkeys(fact_ids) if f in found}
+
+
+def _handed_over(intervals: dict[str, Interval], rows: list[Row]) -> dict[str, Interval]:
+    """`intervals` with each hand-over between two values of a functional predicate settled for the successor: a
+    value stated "until 2021-02-01" and its successor "from 2021-02-01" overlap by that day (timeline.HANDOVER),
+    and on that day the successor holds, so the predecessor's end moves to the successor's start."""
+    from itertools import combinations
+
+    from kgbrain.timeline import handover
+
+    groups: dict[tuple[Any, ...], list[Row]] = {}
+    for r in rows:
+        groups.setdefault((r["subject"], r["predicate"], r["polarity"]), []).append(r)
+    out = dict(intervals)
+    for group in groups.values():
+        group.sort(key=lambda r: out[r["fact_id"]][0] or _DAWN)
+        for first, then in combinations(group, 2):
+            a, b = first["fact_id"], then["fact_id"]
+            if first["object"] != then["object"] and handover(out[a], out[b]):
+                out[a] = (out[a][0], out[b][0])
+    return out
+
+
+_DAWN = datetime.min.replace(tzinfo=timezone.utc)
 
 
 def _aware(stamp: datetime | None) -> datetime | None:

@@ -278,6 +278,18 @@ def agree(word: str, subject: str) -> str:
     return str(form.word) if form is not None else word
 
 
+def agree_with_number(noun: str, number: float) -> str:
+    """A Russian noun in the form a number takes (1 день, 3 дня, 24 дня, 5 лет, 1,5 суток)."""
+    parses = _morph().parse(noun) if _CYRILLIC.search(noun) else []
+    if not parses:
+        return noun
+    if number != int(number):  # a fraction takes the genitive singular (1,5 недели)
+        form = parses[0].inflect({"gent", "sing"})
+    else:
+        form = parses[0].make_agree_with_number(abs(int(number)))
+    return str(form.word) if form is not None else noun
+
+
 # Nominalising suffixes and the infinitive suffixes to try in their place, imperfective first
 # (усиление -> усиливать, деление -> делить/делиться, переключение -> переключать).
 _DEVERBAL = (

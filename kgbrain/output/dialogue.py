@@ -493,18 +493,44 @@ _RU_UNITS = {"l": "л", "ml": "мл", "g/l": "г/л", "km/h": "км/ч", "m/s^2"
 _RU_UNITS |= {"g": "г", "bar": "бар", "ha": "га", "cm": "см", "mm": "мм", "s": "с", "h": "ч"}
 
 
-def _unit(unit: str, attribute: str, lang: str) -> str:
+_RU_UNITS |= {"percent": "%", "%": "%", "°c": "°C", "degc": "°C", "k": "К"}
+# Units of time said as Russian nouns agreeing with the number («24 дня», «5 лет», «6 недель»), by every English
+# spelling a fact may store them in.
+_RU_TIME = {"день": ("d", "day", "days"), "неделя": ("week", "weeks", "wk"), "месяц": ("month", "months")}
+_RU_TIME |= {"год": ("year", "years", "yr"), "час": ("hour", "hours", "hr"), "минута": ("minute", "minutes")}
+_RU_TIME |= {"секунда": ("second", "seconds", "sec")}
+_RU_TIME_NOUNS = {spelling: noun for noun, spellings in _RU_TIME.items() for spelling in spellings}
+
+
+def _unit(unit: str, attribute: str, lang: str, value: object = None) -> str:
     """The unit as the answer's language says it; a calendar year (year_born, year_founded) needs none."""
     if unit in ("year", "years") and attribute.startswith("year"):
         return ""
-    return _RU_UNITS.get(unit, unit) if lang == "ru" else unit
+    if unit.lower() in ("percent", "per cent", "pct"):
+        return "%"  # one symbol in both languages: "20 percent" inside a Russian answer is English
+    if lang != "ru":
+        return unit
+    noun = _RU_TIME_NOUNS.get(unit.lower())
+    if noun is not None:
+        from kgbrain.language import agree_with_number
+
+        number = _as_number(value)
+        return agree_with_number(noun, number) if number is not None else noun
+    return _RU_UNITS.get(unit, _RU_UNITS.get(unit.lower(), unit))
+
+
+def _as_number(value: object) -> float | None:
+    try:
+        return float(str(value).replace(",", "."))
+    except ValueError:
+        return None
 
 
 def _disagree_value(answer: Answer, lang: str) -> str:
     """An open conflict over a value: each value with the sources giving it («8848 м (atlas_a), 8850 м (atlas_b)»)."""
     d = answer.data
     items = ", ".join(
-        f"{_number(str(v), lang)} {_unit(unit, d['attribute'], lang)}".strip() + f" ({', '.join(srcs)})"
+        f"{_number(str(v), lang)} {_unit(unit, d['attribute'], lang, v)}".strip() + f" ({', '.join(srcs)})"
         for v, unit, srcs in d["sides"]
     )
     a = _label(answer, d["attribute"])
@@ -516,7 +542,7 @@ def _value(answer: Answer, lang: str) -> str:
     t = _T[lang]
     if d.get("sides"):
         return _disagree_value(answer, lang)
-    shown = f"{_number(str(d['value']), lang)} {_unit(d.get('unit') or '', d['attribute'], lang)}".strip()
+    shown = f"{_number(str(d['value']), lang)} {_unit(d.get('unit') or '', d['attribute'], lang, d['value'])}".strip()
     x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
     if d.get("holder") and d["holder"] != d["subject"]:
         return t["inherited_value"].format(

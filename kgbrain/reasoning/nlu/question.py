@@ -289,12 +289,23 @@ _WH_NEGATION = re.compile(
 )
 
 
+# "What's a smoker?", "Where're they from?": a wh-word or pronoun contracted with a copula or auxiliary is the two
+# words; after a noun "'s" is a possessive ("a neuron's potential") and stays. Negations ("isn't") have their own
+# patterns (_NEGATED).
+_CONTRACTIONS = {"s": "is", "re": "are", "ve": "have", "ll": "will"}
+_CONTRACTED = re.compile(
+    r"\b(?P<w>what|who|where|when|why|how|which|that|there|it|here|they|we|you)['’](?P<c>s|re|ve|ll)\b",
+    re.IGNORECASE,
+)
+
+
 def parse_question(text: str) -> Question:
     """Find the intent and slots of a question (UNKNOWN with the whole text as subject when nothing matches).
 
     A negatively phrased yes/no question parses as its positive form with `polarity` False; a wh-question about
     the members of a class that do not do something has `polarity` False and the negation out of its slots.
     """
+    text = _CONTRACTED.sub(lambda m: f"{m['w']} {_CONTRACTIONS[m['c'].lower()]}", text)
     lang = detect_language(text)
     clean = _QUANTIFIER.sub(r"\1", _TRAILING.sub("", " ".join(text.split())))
     stated = _stated(text, lang, clean)

@@ -1,0 +1,60 @@
+"""Value questions in anyone's words (#26): units said in the answer's language, contractions, and an attribute
+named by its verb ("Does tin melt at 232 °C?" asks the melting point) or by a degree question ("How long does
+concrete take to cure?").
+
+The knowledge base (tests/fixtures/nlu/materials.jsonl) is a materials handbook: metals, a solvent, concrete, each
+attribute labelled in both languages and stored with a unit as a handbook writes it ("percent", "d", "year").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kgbrain.api import Brain
+from kgbrain.reasoning.nlu.question import Intent, parse_question
+
+MATERIALS = Path(__file__).resolve().parents[2] / "fixtures" / "nlu" / "materials.jsonl"
+
+
+@pytest.fixture(scope="module")
+def brain() -> Iterator[Brain]:
+    b = Brain.open(None)
+    b.load([MATERIALS])
+    yield b
+    b.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "unsaid"),
+    [
+        ("Какова чистота этанола?", "96 %", "percent"),
+        ("What is the purity of ethanol?", "96 %", "percent"),
+        ("Каков срок твердения бетона?", "28 дней", " d."),  # a unit of time agrees with its number
+        ("Каков срок хранения бетона?", "2 года", "year"),
+    ],
+)
+def test_a_unit_is_said_in_the_answers_language(brain: Brain, question: str, said: str, unsaid: str) -> None:
+    text = brain.ask(question).text
+    assert said in text, text
+    assert unsaid not in text, text
+
+
+@pytest.mark.parametrize(
+    ("question", "expanded"),
+    [
+        ("What's a crucible?", "What is a crucible?"),
+        ("Who’s the author of it?", "Who is the author of it?"),
+        ("Is a crucible's melting point 1600 °C?", "Is a crucible's melting point 1600 °C?"),  # a possessive
+    ],
+)
+def test_a_contracted_copula_is_read_as_two_words(question: str, expanded: str) -> None:
+    assert parse_question(question).text == expanded
+
+
+def test_a_contracted_definition_question_is_answered(brain: Brain) -> None:
+    a = brain.ask("What's a crucible?")
+    assert a.intent == Intent.DEFINE.value, a.text
+    assert "heat-resistant pot" in a.text

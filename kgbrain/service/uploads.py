@@ -14,14 +14,28 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from kgbrain.errors import KgbrainError
+
 KINDS = ("upload", "rules")
 
 
 @contextmanager
 def request_folder(kind: str) -> Iterator[Path]:
-    """A new empty folder for one request's files, removed (with them) when the block ends."""
+    """A new empty folder for one request's files, removed (with them) when the block ends.
+
+    An error raised inside names a file in it by its own name only: the client sent a name, and the server's
+    temporary folder is none of its business.
+    """
     with tempfile.TemporaryDirectory(prefix=f"kgbrain-{kind}-{os.getpid()}-") as folder:
-        yield Path(folder)
+        try:
+            yield Path(folder)
+        except KgbrainError as exc:
+            exc.args = tuple(_unfold(arg, folder) for arg in exc.args)
+            raise
+
+
+def _unfold(arg: object, folder: str) -> object:
+    return arg.replace(folder + os.sep, "").replace(folder, "") if isinstance(arg, str) else arg
 
 
 def remove_orphans(root: Path | None = None) -> list[Path]:

@@ -127,3 +127,50 @@ def test_a_value_nested_100000_deep_in_jsonl_is_a_clean_error(tmp_path: Path) ->
     )
     assert done.returncode == 2, (done.returncode, done.stderr[-500:])
     assert done.stderr.strip().splitlines() == ["Error: deep.jsonl:1: JSON nested deeper than 8 levels"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("r.dl", "a(X) :- b(X),,\n"),  # the rule parser named the whole path of the upload
+        ("doc.jsonld", _doc("../ctx.jsonld")),
+        ("f.ttl", "@prefix ex: <http://x/> . ex:a ex:p"),
+        ("f.jsonl", '{"subject": 1}\n'),
+    ],
+)
+def test_an_upload_error_names_the_upload_never_the_servers_folder(tmp_path: Path, name: str, content: str) -> None:
+    import asyncio
+    import tempfile
+
+    from kgbrain.errors import InputError
+    from kgbrain.service.core import Service
+
+    service = Service(tmp_path / "kb.kuzu")
+    try:
+        with pytest.raises(InputError) as raised:
+            asyncio.run(service.load_text(content, name=name))
+    finally:
+        service.close()
+    message = str(raised.value)
+    assert name in message, message
+    assert tempfile.gettempdir() not in message, message
+    assert "kgbrain-upload-" not in message, message
+
+
+def test_a_rules_error_in_check_answer_names_no_server_folder(tmp_path: Path) -> None:
+    import asyncio
+    import tempfile
+
+    from kgbrain.errors import InputError
+    from kgbrain.service.core import Service
+
+    service = Service(tmp_path / "kb.kuzu")
+    try:
+        with pytest.raises(InputError) as raised:
+            asyncio.run(service.check_answer("Neurons are cells.", rules="[[rule]\nid = 1\n"))
+    finally:
+        service.close()
+    message = str(raised.value)
+    assert "rules" in message, message
+    assert tempfile.gettempdir() not in message, message
+    assert "kgbrain-rules-" not in message, message

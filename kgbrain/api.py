@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept
+from kgbrain.errors import AmbiguousConcept, InputError, UnknownConcept, UnknownItem
 from kgbrain.knowledge import Fact
 from kgbrain.resources import resource_dir
 from kgbrain.ruleset import Program
@@ -470,7 +470,7 @@ class Brain:
         """
         rows = self.store.run("tms_facts_get", ids=[fact_id])
         if not rows:
-            raise InputError(f"Unknown fact {fact_id!r}")
+            raise UnknownItem(f"Unknown fact {fact_id!r}")
         return fact_from_row(rows[0])
 
     def export_parquet(self, folder: str | Path) -> dict[str, Any]:
@@ -867,7 +867,7 @@ class Brain:
 
         proof = explain(self.store, fact_id)
         if proof is None:
-            raise InputError(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
+            raise UnknownItem(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
         return proof
 
     def rules(self) -> Program:

@@ -33,6 +33,10 @@ class InvalidRow(InputError):
         self.problem = f"field {field!r}: {problem}" if field else problem
 
 
+class UnknownItem(InputError):
+    """An id the user named (a fact, a conflict, an episode) is not in the knowledge base (HTTP 404)."""
+
+
 class UnknownConcept(InputError):
     """A concept named by the user is not in the knowledge base."""
 

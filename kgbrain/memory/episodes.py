@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from kgbrain.errors import InputError
+from kgbrain.errors import InputError, UnknownItem
 from kgbrain.store.protocol import GraphStore
 from kgbrain.timeline import parse_from, utc
 
@@ -197,7 +197,7 @@ def correct(store: GraphStore, episode_id: str, text: str, *, by: str, now: date
     if not text.strip():
         raise InputError("the correction is empty; say what is wrong")
     if not has_episodes(store) or not store.run("episode_get", id=episode_id):
-        raise InputError(f"Unknown episode {episode_id!r} (kgbrain history lists them)")
+        raise UnknownItem(f"Unknown episode {episode_id!r} (kgbrain history lists them)")
     made = utc(now or datetime.now(timezone.utc))
     cid = "co_" + hashlib.sha256(f"{episode_id}\x1f{made.isoformat()}\x1f{text}".encode()).hexdigest()[:16]
     with store.transaction():

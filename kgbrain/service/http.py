@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, ReadTimeout, UnknownConcept
+from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, ReadTimeout, UnknownConcept, UnknownItem
 from kgbrain.models import (
     AnalogyOut,
     AskIn,
@@ -155,7 +155,7 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
             return _error(503, f"the request took longer than {2 * limits.read_timeout_s:g} s and was abandoned")
         except ReadTimeout as exc:
             return _error(503, str(exc))
-        except UnknownConcept as exc:
+        except (UnknownConcept, UnknownItem) as exc:
             return _error(404, str(exc))
         except InputError as exc:
             return _error(400, str(exc))
@@ -525,7 +525,7 @@ def openapi() -> dict[str, Any]:
         for status, what in (
             ("400", "bad input (the message names the field)"),
             ("401", "missing or wrong bearer token"),
-            ("404", "unknown concept"),
+            ("404", "unknown concept, fact or conflict id"),
             ("409", "the knowledge base is locked"),
             ("413", "request body too large"),
         ):

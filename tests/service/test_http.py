@@ -273,5 +273,5 @@ def test_explain_gives_provenance_and_derivation(served: Server) -> None:
     assert explained["fact"]["fact_id"] == fact["fact_id"]
     assert explained["proof"]["fact_id"] == fact["fact_id"]
     r = served.client.get("/v1/facts/f_nope/explain")
-    assert r.status_code == 400
+    assert r.status_code == 404  # an unknown id, as an unknown concept
     assert "Unknown fact 'f_nope'" in r.json()["error"]

@@ -23,7 +23,7 @@ from enum import Enum
 from typing import Any
 
 from kgbrain.choices import ConflictStatus as ConflictStatus  # defined with the other choices a caller names
-from kgbrain.errors import InputError
+from kgbrain.errors import InputError, UnknownItem
 from kgbrain.ingest.batch import FactColumns
 from kgbrain.knowledge import Fact, Status
 from kgbrain.memory.trust import clamp, get_trust, person_source, set_trust
@@ -493,7 +493,7 @@ def get_conflict(store: GraphStore, conflict_id: str) -> ConflictRecord:
     """
     rows = store.run("conflict_get", ids=[conflict_id])
     if not rows:
-        raise InputError(f"Unknown conflict {conflict_id!r}; `kgbrain conflicts` lists them.")
+        raise UnknownItem(f"Unknown conflict {conflict_id!r}; `kgbrain conflicts` lists them.")
     rec = ConflictRecord.from_row(rows[0])
     facts = facts_by_id(store, rec.fact_ids)
     rec.facts = [facts[i] for i in rec.fact_ids if i in facts]
@@ -651,7 +651,7 @@ def _retractable(store: GraphStore, fact_id: str) -> Fact:
     """
     fact = facts_by_id(store, [fact_id]).get(fact_id)
     if fact is None:
-        raise InputError(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
+        raise UnknownItem(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
     if fact.status is Status.RETRACTED:
         raise InputError(f"Fact {fact_id!r} is retracted already.")
     return fact
@@ -734,7 +734,7 @@ def retract_many(
         facts = facts_by_id(store, ids)
         for i in ids:
             if i not in facts:
-                raise InputError(f"Unknown fact {i!r}; `kgbrain facts CONCEPT` shows fact ids.")
+                raise UnknownItem(f"Unknown fact {i!r}; `kgbrain facts CONCEPT` shows fact ids.")
             if facts[i].status is Status.RETRACTED:
                 raise InputError(f"Fact {i!r} is retracted already.")
         involved = {i for r in list_conflicts(store, fact_ids=ids, with_facts=False) for i in r.fact_ids}

@@ -23,7 +23,7 @@ from kgbrain.reasoning.tms.contradictions import (
     comparison_keys,
     find_contradictions,
 )
-from kgbrain.scale.session import SparkSpec, spark_session
+from kgbrain.scale.session import SparkSpec, spark_context
 from kgbrain.scale.verify import collect
 from kgbrain.store.protocol import GraphStore, Row
 from kgbrain.store.rows import fact_from_row
@@ -72,8 +72,7 @@ def pairwise_of_rows(
     """
     if not rows:
         return []
-    with spark_session(spec) as spark:
-        sc = spark.sparkContext
+    with spark_context(spec) as sc:
         slices = max(1, min(len(rows) // ROWS_PER_SLICE + 1, 4 * int(sc.defaultParallelism)))
         keyed = sc.parallelize(rows, slices).mapPartitions(partial(_keyed, vocab))
         found = (

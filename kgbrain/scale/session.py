@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from kgbrain.errors import EngineError, InputError
+from kgbrain.scale import jvm
+
+DRIVER_OPTIONS = "spark.driver.extraJavaOptions"
 
 DEFAULT_MASTER = "local[*]"
 # Shuffles over kgbrain's rule and conflict plans are small per round: Spark's default 200 partitions would
@@ -63,6 +66,8 @@ def _settings(spec: SparkSpec) -> dict[str, str]:
         # Executors run kgbrain with this interpreter (a cluster's own must have kgbrain for the same Python).
         "spark.pyspark.python": os.environ.get("PYSPARK_PYTHON", sys.executable),
         "spark.pyspark.driver.python": sys.executable,
+        # Workers forked from a daemon that has imported kgbrain already (kgbrain/scale/daemon.py).
+        "spark.python.daemon.module": "kgbrain.scale.daemon",
     }
     if spec.local:
         settings |= {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
@@ -71,36 +76,90 @@ def _settings(spec: SparkSpec) -> dict[str, str]:
 
 @contextmanager
 def spark_session(spec: SparkSpec) -> Iterator[Any]:
-    """A SparkSession for `spec`, stopped (with its JVM's executors) when the block ends; when this thread has an
-    active session already, that one (left running).
+    """A SparkSession for `spec` (DataFrame work: materialisation), stopped (with its JVM's executors) when the
+    block ends; when this thread has an active session already, that one (left running).
 
     Raises:
         InputError: pyspark or Java is missing.
         EngineError: Spark could not start or reach the master.
     """
     require_pyspark()
-    from py4j.protocol import Py4JError
-    from pyspark.errors import PySparkException
     from pyspark.sql import SparkSession
+
+    running = SparkSession.getActiveSession()
+    if running is not None:  # a caller's session (a test's, a notebook's): used as it is, and left running
+        yield running
+        return
+
+    def start(settings: dict[str, str]) -> Any:
+        builder = SparkSession.builder.master(spec.master).appName(spec.app_name)
+        for key, value in settings.items():
+            builder = builder.config(key, value)
+        return builder.getOrCreate()
+
+    with _started(spec, start, lambda session: session.sparkContext) as session:
+        yield session
+
+
+@contextmanager
+def spark_context(spec: SparkSpec) -> Iterator[Any]:
+    """A SparkContext for `spec` (RDD work: verification, conflict scans), without the SQL session's start-up;
+    stopped when the block ends. A caller's running session or context is used as it is, and left running.
+
+    Raises:
+        InputError: pyspark or Java is missing.
+        EngineError: Spark could not start or reach the master.
+    """
+    require_pyspark()
+    from pyspark import SparkConf, SparkContext
+    from pyspark.sql import SparkSession
+
+    running = SparkSession.getActiveSession()
+    if running is not None:
+        yield running.sparkContext
+        return
+    active = SparkContext._active_spark_context  # no public accessor that does not create one
+    if active is not None:
+        yield active
+        return
+
+    def start(settings: dict[str, str]) -> Any:
+        conf = SparkConf().setMaster(spec.master).setAppName(spec.app_name).setAll(list(settings.items()))
+        return SparkContext(conf=conf)
+
+    with _started(spec, start, lambda sc: sc) as sc:
+        yield sc
+
+
+@contextmanager
+def _started(spec: SparkSpec, start: Callable[[dict[str, str]], Any], context: Callable[[Any], Any]) -> Iterator[Any]:
+    """`start(settings)`'s session or context, stopped at the end; a driver JVM it launched gets the fast-start
+    options, and when it writes the class archive it is stopped too (so the archive is whole before this returns).
+    """
+    from py4j.protocol import Py4JError
+    from pyspark import SparkContext
+    from pyspark.errors import PySparkException
 
     if spec.local:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     # The RDD API starts executors' Python from this variable (not from spark.pyspark.python).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    running = SparkSession.getActiveSession()
-    if running is not None:  # a caller's session (a test's, a notebook's): used as it is, and left running
-        yield running
-        return
-    builder = SparkSession.builder.master(spec.master).appName(spec.app_name)
-    for key, value in _settings(spec).items():
-        builder = builder.config(key, value)
+    settings = _settings(spec)
+    launch = None
+    if SparkContext._gateway is None:  # this start launches the JVM: its options still matter
+        launch = jvm.driver_start(settings.get(DRIVER_OPTIONS), jvm.cds_cache())
+        if launch.options:
+            settings[DRIVER_OPTIONS] = launch.options
     try:
-        session = builder.getOrCreate()
+        made = start(settings)
     except (PySparkException, Py4JError) as exc:
         raise EngineError(f"Spark did not start on master {spec.master!r}: {exc}") from exc
     # A failed task reaches the caller as one EngineError; the JVM's own log of it would repeat it at length.
-    session.sparkContext.setLogLevel("FATAL")
+    context(made).setLogLevel("FATAL")
     try:
-        yield session
+        yield made
     finally:
-        session.stop()
+        made.stop()
+        if launch is not None and launch.dump is not None:
+            jvm.finish_dump(launch, SparkContext._gateway)
+            SparkContext._gateway = SparkContext._jvm = None  # the next start launches a new JVM

@@ -31,7 +31,7 @@ from kgbrain.reasoning.answering.verify import (
     as_rows,
     batched,
 )
-from kgbrain.scale.session import SparkSpec, spark_session
+from kgbrain.scale.session import SparkSpec, spark_context
 
 T = TypeVar("T")
 # Batches handed out per wave and slot, in TASKS_PER_SLOT tasks: enough to keep every core busy between the driver's
@@ -128,10 +128,9 @@ def verify_on_spark(
     warming = ThreadPoolExecutor(1)
     try:
         warmed = warming.submit(prepare) if prepare is not None else None
-        with spark_session(spec) as spark, tempfile.TemporaryDirectory(prefix="kgbrain-ship-") as tmp:
+        with spark_context(spec) as sc, tempfile.TemporaryDirectory(prefix="kgbrain-ship-") as tmp:
             if warmed is not None:
                 warmed.result()
-            sc = spark.sparkContext
             where = KbLocation(str(db))
             if not (spec.local or shared_path):
                 where = KbLocation(str(db), _ship(sc, db, Path(tmp)))

@@ -17,6 +17,11 @@ import pytest
 def _stop_spark_jvm() -> Iterator[None]:
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     yield
+    stop_jvm()
+
+
+def stop_jvm() -> None:
+    """Stop the JVM this process started for Spark, if any (by pid), so the next start launches a new one."""
     from pyspark import SparkContext
 
     gateway = SparkContext._gateway

@@ -17,7 +17,8 @@ adds to the input: `rdf:type` to a class outside the RDF/RDFS/OWL/XSD vocabulari
 such classes (kgbrain's: the transitive closure of its `is_a` facts, what its hierarchy view answers), `owl:sameAs`
 between two IRIs, and assertions of the ontology's own properties (literal objects compared by lexical form).
 Blank nodes, literal subjects and the rest of the schema vocabulary (subPropertyOf, domain, equivalentClass ...)
-are left out: kgbrain keeps those as declarations and rules, and their consequences show at the data level.
+are left out: kgbrain keeps those as declarations and rules, and their consequences show at the data level; so are
+kgbrain's class-level restriction facts (`some_values__p`, ...), its form of owlrl's blank-node restriction classes.
 
 Columns: `owlrl` and `reasonable` count each peer's entailments; `matched / missed / extra` compare kgbrain with
 owlrl (the reference: missed = owlrl derives it, kgbrain does not; extra = kgbrain derives it, owlrl does not);
@@ -53,6 +54,7 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 from kgbrain.api import Brain
 from kgbrain.ingest.loader import stored_predicate_iris
 from kgbrain.ingest.ontology import load_mapping
+from kgbrain.ingest.owl_rules import is_restriction_predicate
 from kgbrain.ingest.rdf_mapping import RdfMapper
 
 HERE = Path(__file__).resolve().parent
@@ -229,8 +231,8 @@ def _kgbrain_statements(brain: Brain, preds: dict[str, str]) -> Iterator[Key]:
         if p == "is_a":
             is_a[r["s"]].add(r["o"])
             continue
-        if p == "disjoint_with":
-            continue
+        if p == "disjoint_with" or is_restriction_predicate(p):
+            continue  # restrictions at class level stand for owlrl's blank-node classes, which are left out too
         p_iri = _FIXED.get(p) or preds.get(p, "urn:kgbrain:" + p)
         objects = of(r["o"]) if r["kind"] == "Concept" else ['"' + str(r["lexical"])]
         for s in of(r["s"]):

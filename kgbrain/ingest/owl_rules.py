@@ -55,6 +55,71 @@ SAME_AS = (
     "same_as"  # owl:sameAs derived by prp-fp, prp-ifp, prp-key, cls-maxc2, cls-maxqc3/4 (reasoning/rules/equality)
 )
 
+# Class-level restrictions: `C ⊑ ∃p.D` is the fact `C some_values__p D` (`∀p.D`: all_values__p, `p hasValue v`:
+# has_value__p), so the anonymous restriction class takes part in the class hierarchy as owlrl's blank node does
+# (scm-svf1/2, scm-avf1/2, scm-hv): a filler's super-classes and a property's super-properties carry the fact up,
+# and a class with the restriction is a sub-class of every class the restriction is a sub-class of. The double
+# underscore keeps these names apart from an ontology's own properties (snake_case names never contain one).
+RESTRICTION_NAMES = {"some": "some_values__", "all": "all_values__", "value": "has_value__"}
+_MARK = "\x1f"  # between kind and property IRI while predicate names are still IRIs
+
+
+def restriction(kind: str, iri: str) -> str:
+    """The class-level predicate of a `kind` restriction on the property `iri`, before names are known."""
+    return f"{kind}{_MARK}{iri}"
+
+
+def split_restriction(predicate: str) -> tuple[str, str] | None:
+    """(kind, property IRI) of a `restriction()` predicate, else None."""
+    kind, mark, iri = predicate.partition(_MARK)
+    return (kind, iri) if mark else None
+
+
+def restriction_name(predicate: str, names: dict[str, str]) -> str:
+    """A predicate's kgbrain name: `names` maps IRIs; a restriction predicate is named after its property's name."""
+    split = split_restriction(predicate)
+    if split is None:
+        return names.get(predicate, predicate)
+    return RESTRICTION_NAMES[split[0]] + names[split[1]]
+
+
+def is_restriction_predicate(name: str) -> bool:
+    """Whether a stored predicate name is a class-level restriction (`some_values__has_topping`)."""
+    return name.startswith(tuple(RESTRICTION_NAMES.values()))
+
+
+def restriction_rules(
+    used: set[tuple[str, str]], sub_properties: set[tuple[str, str]], term_id: Callable[[str], str]
+) -> list[Rule]:
+    """The generic schema rules of the class-level restrictions a file uses, predicates still IRIs.
+
+    scm-svf1 / scm-avf1: `C some_values__p D`, `D is_a E` give `C some_values__p E` (one rule per property);
+    scm-svf2 / scm-hv: a sub-property's restriction holds for the super-property; scm-avf2 the other way round.
+    """
+    kinds = {k for k, _ in used}
+    props = set(used)
+    grown = True
+    while grown:  # the properties a restriction reaches along sub-property axioms, either way
+        pairs = {(k, p, q) for k in kinds for p, q in sub_properties if (k, p) in props or (k, q) in props}
+        grown = not {(k, x) for k, p, q in pairs for x in (p, q)} <= props
+        props |= {(k, x) for k, p, q in pairs for x in (p, q)}
+    rules: list[Rule] = []
+    for kind, iri in sorted(props):
+        if kind in ("some", "all"):
+            pred = restriction(kind, iri)
+            body = (Atom(pred, (_X, _Y)), Atom("is_a", (_Y, _Z)))
+            climb = "scm-svf1" if kind == "some" else "scm-avf1"
+            rules.append(Rule(f"{climb}:{term_id(iri)}", Atom(pred, (_X, _Z)), body))
+    table = {"some": "scm-svf2", "value": "scm-hv", "all": "scm-avf2"}
+    for kind, p, q in sorted(pairs):
+        sub, sup = (restriction(kind, p), restriction(kind, q))
+        if kind == "all":  # ∀q.D ⊑ ∀p.D when p ⊑ q
+            sub, sup = sup, sub
+        rid = f"{table[kind]}:{term_id(p)}:{term_id(q)}"
+        rules.append(Rule(rid, Atom(sup, (_X, _Y)), (Atom(sub, (_X, _Y)),)))
+    return rules
+
+
 # Generic rules over stored facts: one rule for every `is_a` (GO alone has 77k) and every `disjoint_with`.
 CAX_SCO = Rule(
     "cax-sco",
@@ -307,14 +372,19 @@ class Compiler:
             return str(cls.value)
         return self.term_id(atom.predicate)
 
-    def body(self, e: Expr, x: RuleTerm, fresh: _Fresh) -> list[list[Atom]] | str:
-        """Alternative conjunctions that make `x` a member of `e` (a sub-class expression), or why RL cannot."""
+    def body(self, e: Expr, x: RuleTerm, fresh: _Fresh, *, classes: bool) -> list[list[Atom]] | str:
+        """Alternative conjunctions that make `x` a member of `e` (a sub-class expression), or why RL cannot.
+
+        With `classes`, `∃p.D` (D named) is also met by a member of a class with the restriction at class level
+        (`instance_of(X, C), some_values__p(C, D)`): what owlrl gets from typing X with the restriction's blank
+        node (`Margherita ⊑ ∃hasTopping.Mozzarella` makes every Margherita a member of `Pizza ⊓ ∃hasTopping.Cheese`).
+        """
         if isinstance(e, Named):
             return [[]] if e.iri == THING else [[self.member(x, e.iri)]]
         if isinstance(e, And | Or):
             alternatives: list[list[Atom]] = [[]] if isinstance(e, And) else []
             for part in e.parts:
-                found = self.body(part, x, fresh)
+                found = self.body(part, x, fresh, classes=classes)
                 if isinstance(found, str):
                     return found
                 if isinstance(e, And):
@@ -325,17 +395,15 @@ class Compiler:
                     return "too_large"
             return alternatives
         if isinstance(e, Some):
-            y = fresh()
-            if isinstance(e.filler, Named) and e.filler.iri == LITERAL:
-                return [[_edge(e.prop, x, y)]]
-            filler = self.body(e.filler, y, fresh)
-            if isinstance(filler, str):
-                return filler
-            return [[_edge(e.prop, x, y), *alt] for alt in filler]
+            return self._some_body(e, x, fresh, classes=classes)
         if isinstance(e, HasValue):
             return [[_edge(e.prop, x, e.value)]]
         if isinstance(e, All):
-            return "all_values_subclass"
+            # no edge proves `∀p.D`; a class with the restriction at class level does (scm-avf1 brings the ones
+            # with a sub-class of D as the filler): `RealItalianPizza ⊑ ∀hasBase.ThinAndCrispyBase` and `Pizza`
+            # make a member of `ThinAndCrispyPizza ≡ Pizza ⊓ ∀hasBase.ThinAndCrispyBase`
+            level = self._class_level(e, x, fresh) if classes else None
+            return "all_values_subclass" if level is None else [level]
         if isinstance(e, Not):
             return "complement_subclass"
         if isinstance(e, Max):
@@ -343,6 +411,25 @@ class Compiler:
         if isinstance(e, OneOf):
             return "one_of_inside"
         return e.kind
+
+    def _some_body(self, e: Some, x: RuleTerm, fresh: _Fresh, *, classes: bool) -> list[list[Atom]] | str:
+        y = fresh()
+        if isinstance(e.filler, Named) and e.filler.iri == LITERAL:
+            return [[_edge(e.prop, x, y)]]
+        filler = self.body(e.filler, y, fresh, classes=classes)
+        if isinstance(filler, str):
+            return filler
+        found = [[_edge(e.prop, x, y), *alt] for alt in filler]
+        level = self._class_level(e, x, fresh) if classes else None
+        return found if level is None else [*found, level]
+
+    def _class_level(self, e: Some | All, x: RuleTerm, fresh: _Fresh) -> list[Atom] | None:
+        """`instance_of(X, C), some_values__p(C, D)`: x is a member of a class with the restriction `e`."""
+        if e.prop.inverse or not isinstance(e.filler, Named) or e.filler.iri in (THING, LITERAL):
+            return None
+        c = fresh()
+        kind = "some" if isinstance(e, Some) else "all"
+        return [Atom(INSTANCE_OF, (x, c)), Atom(restriction(kind, e.prop.iri), (c, Const(self.class_id(e.filler.iri))))]
 
     def heads(self, e: Expr, x: RuleTerm, fresh: _Fresh, table: str | None = None) -> tuple[list[_Head], list[str]]:
         """What membership of `x` in `e` (a super-class expression) implies, and the parts RL cannot use."""
@@ -368,7 +455,7 @@ class Compiler:
         if isinstance(e, HasValue):
             return [_Head("cls-hv1", _edge(e.prop, x, e.value), ())], []
         if isinstance(e, Not):
-            alternatives = self.body(e.inner, x, fresh)
+            alternatives = self.body(e.inner, x, fresh, classes=False)
             if isinstance(alternatives, str):
                 return [], [alternatives]
             if not all(alternatives):  # ¬owl:Thing
@@ -413,7 +500,7 @@ class Compiler:
         denial = Atom(edge.predicate, edge.args, negated=True)
         if e.filler is None or e.filler == Named(THING):
             return [_Head("cls-maxc1" if e.filler is None else "cls-maxqc2", denial, (edge,))], []
-        filler = self.body(e.filler, y, fresh)
+        filler = self.body(e.filler, y, fresh, classes=False)
         if isinstance(filler, str):
             return [], [filler]
         return [_Head("cls-maxqc1", denial, (edge, *alt)) for alt in filler], []
@@ -425,7 +512,7 @@ class Compiler:
         table = "cls-maxc2" if e.filler is None else "cls-maxqc4" if e.filler == Named(THING) else "cls-maxqc3"
         alternatives: list[list[Atom]] = [[]]
         if table == "cls-maxqc3" and e.filler is not None:
-            first, second = self.body(e.filler, y, fresh), self.body(e.filler, z, fresh)
+            first, second = self.body(e.filler, y, fresh, classes=False), self.body(e.filler, z, fresh, classes=False)
             if isinstance(first, str) or isinstance(second, str):
                 return [], [first if isinstance(first, str) else str(second)]
             alternatives = [a + b for a, b in itertools.product(first, second)]
@@ -439,7 +526,7 @@ class Compiler:
             return self._members_of(sub, sup, anchor)
         fresh = _Fresh()
         x = fresh()
-        bodies = self.body(sub, x, fresh)
+        bodies = self.body(sub, x, fresh, classes=not isinstance(sub, Some | All))  # `∃p.D ⊑ C`: definition()
         if isinstance(bodies, str):
             return [], [bodies]
         heads, skipped = self.heads(sup, x, fresh)
@@ -459,8 +546,60 @@ class Compiler:
                 parts.append(term)
             if name == "cls-uni" and alt:
                 parts.append(self.term(alt[0]))
+            if any(split_restriction(a.predicate) for a in alt):
+                parts.append("restriction")
+                body += _not_itself(alt, head.atom)
             rules.append(_canonical(Rule(":".join(parts), head.atom, body)))
         return rules, skipped
+
+    def class_facts(self, sup: Expr) -> tuple[list[tuple[str, Const]], int]:
+        """`C ⊑ sup` as class-level facts about C: (restriction predicate, filler or value) pairs, and how many
+        existentials they cover (the ones `heads` reports as `some_values_superclass`)."""
+        if isinstance(sup, And):
+            facts: list[tuple[str, Const]] = []
+            covered = 0
+            for part in sup.parts:
+                f, n = self.class_facts(part)
+                facts += f
+                covered += n
+            return facts, covered
+        if isinstance(sup, Some | All) and not sup.prop.inverse and isinstance(sup.filler, Named):
+            if sup.filler.iri == LITERAL:
+                return [], 0
+            kind = "some" if isinstance(sup, Some) else "all"
+            return [(restriction(kind, sup.prop.iri), Const(self.class_id(sup.filler.iri)))], int(kind == "some")
+        if isinstance(sup, HasValue) and not sup.prop.inverse and not sup.value.literal:
+            return [(restriction("value", sup.prop.iri), sup.value)], 0
+        return [], 0
+
+    def definition(self, sub: Expr, anchor: str) -> list[Rule]:
+        """`∃p.D ⊑ C` (`∀p.D`, `p hasValue v`) at class level: a class with that restriction is a sub-class of C.
+
+        With the up-the-filler rules of `restriction_rules` this is scm-svf1 / scm-avf1 / scm-hv and the sub-class
+        step after them: `A ≡ ∃p.D1`, `B ≡ ∃p.D2`, `D1 ⊑ D2` give `A is_a B`.
+        """
+        facts, _ = self.class_facts(sub) if isinstance(sub, Some | All | HasValue) else ([], 0)
+        rules = []
+        table = {"some": "scm-svf1", "all": "scm-avf1", "value": "scm-hv"}
+        for pred, filler in facts:
+            kind = pred.partition(_MARK)[0]
+            thing = kind == "some" and filler.value == self.term_id(THING)
+            value: RuleTerm = _Y if thing else filler  # ∃p.Thing: any filler
+            body = (Atom(pred, (_X, value)), Comparison(CompareOp.NE, _X, Const(anchor)))
+            rid = f"{table[kind]}:{anchor}:{'owl:Thing' if thing else filler.value}"
+            rules.append(Rule(rid, Atom("is_a", (_X, Const(anchor))), body))
+        return rules
+
+
+def _not_itself(alt: list[Atom], head: Atom) -> tuple[Comparison, ...]:
+    """`C != K` for a class C whose restriction makes X a member of K: K's own definition would prove X a K
+    because X is a K (a circular derivation, no new fact)."""
+    cls = head.args[1] if head.predicate == INSTANCE_OF else None
+    if not isinstance(cls, Const):
+        return ()
+    classes = {a.args[1] for a in alt if a.predicate == INSTANCE_OF and a.args[0] == head.args[0]}
+    restricted = {a.args[0] for a in alt if split_restriction(a.predicate)}
+    return tuple(Comparison(CompareOp.NE, c, cls) for c in sorted(classes & restricted, key=str))
 
 
 @dataclass(frozen=True, slots=True)

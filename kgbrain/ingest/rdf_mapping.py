@@ -116,6 +116,8 @@ class _Out:
     skipped: Counter[str] = field(default_factory=Counter)
     # OWL 2 RL rules, binary predicates still IRIs (see ingest/owl_rules.py)
     rules: list[Rule] = field(default_factory=list)
+    # class-level restrictions (subject class id, owl_rules.restriction() predicate, filler or value)
+    class_facts: list[tuple[str, str, str]] = field(default_factory=list)
     mapped: int = 0
     skipped_triples: int = 0
 
@@ -467,6 +469,7 @@ class RdfMapper:
         read, compiler = self._reader.read, self._compiler
         rules: list[Rule] = []
         skipped: list[str] = []
+        level = 0  # class-level restriction facts stated
         if role in _EXPRESSION_ROLES:
             named: owl_rules.Expr = owl_rules.Named(s)
             anchor = self._concept(s)
@@ -482,9 +485,11 @@ class RdfMapper:
                     skipped.append("complement_subclass")  # ¬E ⊑ C
             else:
                 rules, skipped = compiler.subclass(named, expr, anchor)
+                skipped, level = self._class_level(anchor, expr, skipped)
                 if role != "IsA":
                     back, back_skipped = compiler.subclass(expr, named, anchor)
-                    rules += back
+                    defined, back_skipped = self._definition(expr, anchor, back_skipped)
+                    rules += back + defined
                     skipped += back_skipped
                 self._schema_is_a(anchor, role, expr)
         elif role in ("Domain", "Range"):
@@ -499,7 +504,7 @@ class RdfMapper:
             else:
                 skipped = ["property_chain"]
         out = self._out
-        if not rules:
+        if not rules and not level:
             if not skipped:
                 kind = self._construct_kind(p, o)
             else:
@@ -510,6 +515,24 @@ class RdfMapper:
         out.mapped += 1 + self._consume(o)
         for kind in sorted(set(skipped)):
             out.skipped["class_expression:" + kind] += 1
+
+    def _class_level(self, anchor: str, sup: owl_rules.Expr, skipped: list[str]) -> tuple[list[str], int]:
+        """`anchor ⊑ sup` as class-level restriction facts: `skipped` without the existentials they cover, and
+        how many facts."""
+        facts, covered = self._compiler.class_facts(sup)
+        self._out.class_facts += [(anchor, pred, str(filler.value)) for pred, filler in facts]
+        left = list(skipped)
+        for _ in range(covered):
+            left.remove("some_values_superclass")
+        return left, len(facts)
+
+    def _definition(self, sub: owl_rules.Expr, anchor: str, skipped: list[str]) -> tuple[list[Rule], list[str]]:
+        """`sub ⊑ anchor` at class level (owl_rules.Compiler.definition): its rules, and `skipped` without the
+        `∀p.D` on the sub-class side that they cover."""
+        rules = self._compiler.definition(sub, anchor)
+        if rules and isinstance(sub, owl_rules.All):
+            skipped = [k for k in skipped if k != "all_values_subclass"]
+        return rules, skipped
 
     def _schema_is_a(self, anchor: str, role: str | None, expr: owl_rules.Expr) -> None:
         """The class hierarchy an intersection or union states (OWL 2 RL scm-int, scm-uni), as `is_a` facts.
@@ -549,22 +572,37 @@ class RdfMapper:
         """The file's OWL 2 RL rules with kgbrain predicate names, plus the generic ones its facts need."""
         out = self._out
         rules = list(out.rules)
-        fixed = {p for _, p, _ in out.relations if ":" not in p}
+        fixed = {p for _, p, _ in out.relations if ":" not in p} | {r.head.predicate for r in rules}
         if "is_a" in fixed:
             rules.append(owl_rules.CAX_SCO)
         if "disjoint_with" in fixed:
             rules += owl_rules.CAX_DW
         if owl_rules.DIFFERENT_FROM in fixed:
             rules.append(owl_rules.EQ_DIFF)
+        rules += self._restriction_rules(rules)
         origin = "owl2rl:" + Path(self.file).name
 
         def rename(a: Atom) -> Atom:
-            return Atom(names.get(a.predicate, a.predicate), a.args, a.negated, a.naf)
+            return Atom(owl_rules.restriction_name(a.predicate, names), a.args, a.negated, a.naf)
 
         return [
             Rule(r.id, rename(r.head), tuple(rename(a) if isinstance(a, Atom) else a for a in r.body), r.kind, origin)
             for r in owl_rules.unique_ids(rules)
         ]
+
+    def _restriction_rules(self, rules: list[Rule]) -> list[Rule]:
+        """scm-svf1/2, scm-avf1/2, scm-hv for the class-level restrictions this file states or reads."""
+        used = {split for _, p, _ in self._out.class_facts if (split := owl_rules.split_restriction(p))}
+        used |= {
+            split
+            for r in rules
+            for a in (r.head, *r.body)
+            if isinstance(a, Atom) and (split := owl_rules.split_restriction(a.predicate))
+        }
+        if not used:
+            return []
+        subs = {(p, q) for p, kind, q, is_pred in self._out.declarations if kind == "sub_property_of" and is_pred}
+        return owl_rules.restriction_rules(used, subs, self.concept_id)
 
     # -- blank nodes ----------------------------------------------------------------------------
 
@@ -647,20 +685,25 @@ class RdfMapper:
         expr, compiler = self._reader.read(node), self._compiler
         rules: list[Rule] = []
         skipped: list[str] = []
+        facts = False
         for p, o in named:
             role, anchor, target = self.m.roles[p], self._concept(o), owl_rules.Named(o)
             if role == "DisjointWith":
                 found, lost = compiler.subclass(target, owl_rules.Not(expr), anchor)
             else:
                 found, lost = compiler.subclass(expr, target, anchor)
+                defined, lost = self._definition(expr, anchor, lost)
+                found += defined
                 if role == "Equivalent":
                     back, back_lost = compiler.subclass(target, expr, anchor)
+                    back_lost, level = self._class_level(anchor, expr, back_lost)
                     found, lost = found + back, lost + back_lost
+                    facts = facts or bool(level)
                 self._schema_is_a(anchor, "Sub" if role == "IsA" else role, expr)
             rules += found
             skipped += lost
         out = self._out
-        if not rules:
+        if not rules and not facts:
             return False
         out.rules += rules
         out.mapped += self._consume(node)
@@ -742,18 +785,24 @@ class RdfMapper:
             kept.append(d)
         return kept
 
+    def _predicate_iris(self) -> set[str]:
+        """Every property IRI the file's facts, declarations and rules use (a restriction's: its property's)."""
+        out = self._out
+        found = {p for _, p, _ in out.relations} | {p for _, p, _ in out.class_facts}
+        found |= {p for _, p, _ in out.attributes}
+        found |= {d[0] for d in out.declarations} | {d[2] for d in out.declarations if d[3]}
+        found |= {a.predicate for r in out.rules for a in (r.head, *r.body) if isinstance(a, Atom)}
+        found = {split[1] if (split := owl_rules.split_restriction(p)) else p for p in found}
+        return {p for p in found if ":" in p}  # IRIs; `instance_of`, `is_a`, `same_as` ... are kgbrain's names
+
     def _batch(self, triples_read: int) -> LoadBatch:
         out = self._out
-        pred_iris = {p for _, p, _ in out.relations if ":" in p}  # the fixed names (is_a, ...) have no colon
-        pred_iris |= {p for _, p, _ in out.attributes}
-        pred_iris |= {d[0] for d in out.declarations} | {d[2] for d in out.declarations if d[3]}
-        pred_iris |= {a.predicate for r in out.rules for a in (r.head, *r.body) if isinstance(a, Atom)}
-        pred_iris.discard("instance_of")
-        names = self.predicate_names(pred_iris)
+        names = self.predicate_names(self._predicate_iris())
         new_iris = {iri: name for iri, name in names.items() if ":" in iri and iri not in self._known}
         source, trust = self.source, self.trust
         facts = _columns(
-            [(s, names.get(p, p), o) for s, p, o in out.relations],
+            [(s, names.get(p, p), o) for s, p, o in out.relations]
+            + [(s, owl_rules.restriction_name(p, names), o) for s, p, o in out.class_facts],
             [(s, names[p], v) for s, p, v in out.attributes],
             source,
             trust,

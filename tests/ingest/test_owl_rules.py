@@ -29,8 +29,12 @@ EXPECTED = [
     "[cls-hv2:E:Italian] instance_of(X, 'E:Italian') :- born_in(X, 'E:italy').",
     "[cls-int1:E:Chair] instance_of(X, 'E:Chair') :- "
     "instance_of(X, 'E:Person'), head_of(X, Y), instance_of(Y, 'E:Department').",
+    "[cls-int1:E:Chair:restriction] instance_of(X, 'E:Chair') :- "
+    "instance_of(X, 'E:Person'), instance_of(X, Y), some_values__head_of(Y, 'E:Department'), Y != 'E:Chair'.",
     "[cls-int1:E:Dean] instance_of(X, 'E:Dean') :- "
     "instance_of(X, 'E:Person'), head_of(X, Y), instance_of(Y, 'E:College').",
+    "[cls-int1:E:Dean:restriction] instance_of(X, 'E:Dean') :- "
+    "instance_of(X, 'E:Person'), instance_of(X, Y), some_values__head_of(Y, 'E:College'), Y != 'E:Dean'.",
     "[cls-int2:E:Chair:E:Person] instance_of(X, 'E:Person') :- instance_of(X, 'E:Chair').",
     "[cls-int2:E:Dean:E:Person] instance_of(X, 'E:Person') :- instance_of(X, 'E:Dean').",
     "[cls-int2:E:Vegetarian:E:Person] instance_of(X, 'E:Person') :- instance_of(X, 'E:Vegetarian').",
@@ -53,6 +57,13 @@ EXPECTED = [
     "[prp-spo2:E:hasUncle] has_uncle(X, Z) :- has_parent(X, Y), has_brother(Y, Z).",
     "[prp-symp:E:knows] knows(Y, X) :- knows(X, Y).",
     "[prp-trp:E:contains] contains(X, Z) :- contains(X, Y), contains(Y, Z).",
+    "[scm-avf1:E:eats] all_values__eats(X, Z) :- all_values__eats(X, Y), is_a(Y, Z).",
+    "[scm-hv:E:Italian:E:italy] is_a(X, 'E:Italian') :- has_value__born_in(X, 'E:italy'), X != 'E:Italian'.",
+    "[scm-svf1:E:Parent:owl:Thing] is_a(X, 'E:Parent') :- some_values__has_child(X, Y), X != 'E:Parent'.",
+    "[scm-svf1:E:hasChild] some_values__has_child(X, Z) :- some_values__has_child(X, Y), is_a(Y, Z).",
+    "[scm-svf1:E:headOf] some_values__head_of(X, Z) :- some_values__head_of(X, Y), is_a(Y, Z).",
+    "[scm-svf1:E:worksFor] some_values__works_for(X, Z) :- some_values__works_for(X, Y), is_a(Y, Z).",
+    "[scm-svf2:E:headOf:E:worksFor] some_values__works_for(X, Y) :- some_values__head_of(X, Y).",
 ]
 
 
@@ -81,10 +92,9 @@ def test_non_rl_positions_are_counted_as_skipped_and_every_triple_is_accounted_f
     assert batch.skipped == {
         "class_expression:cardinality": 1,  # Team ⊑ ≥2 member
         "class_expression:complement_subclass": 1,  # Person ⊓ ¬∃eats.Meat ⊑ Vegetarian
-        "class_expression:some_values_superclass": 4,  # Employee, and the ⊑ direction of Chair, Dean, Parent
         "class_expression:union_superclass": 1,  # Member ⊑ Student ⊔ Staff
-    }
-    assert batch.owl2rl["cls-int1"] == 2
+    }  # existential super-classes (Employee, the ⊑ direction of Chair, Dean, Parent) are class-level facts
+    assert batch.owl2rl["cls-int1"] == 4  # Chair and Dean, each by an edge or by a class-level restriction
     assert sum(batch.owl2rl.values()) == len(batch.rules) == len(EXPECTED)
     extra = batch.extra
     assert extra["triples_mapped"] + extra["triples_skipped"] == extra["triples_read"]
@@ -102,6 +112,13 @@ def test_non_rl_positions_are_counted_as_skipped_and_every_triple_is_accounted_f
         ("Vegetarian", "is_a", "Person"),  # Vegetarian ≡ Person ⊓ ∀eats.¬Meat
         ("Student", "is_a", "Member"),  # Member ≡ Student ⊔ Staff
         ("Staff", "is_a", "Member"),
+        # class-level restrictions: the anonymous classes of `C ⊑ ∃p.D`, `C ⊑ ∀p.D`, `C ⊑ p hasValue v`
+        ("Chair", "some_values__head_of", "Department"),
+        ("Dean", "some_values__head_of", "College"),
+        ("Employee", "some_values__works_for", "Organization"),
+        ("Parent", "some_values__has_child", "Thing"),
+        ("Italian", "has_value__born_in", "italy"),
+        ("Vegan", "all_values__eats", "Plant"),
     }
 
 
@@ -137,7 +154,7 @@ def test_univ_bench_definitions_become_rules() -> None:
     } <= texts
     assert batch.owl2rl == {
         "cax-sco": 1,
-        "cls-int1": 6,  # Chair, Dean, Director, Employee, Student, TeachingAssistant
+        "cls-int1": 12,  # Chair, Dean, Director, Employee, Student, TeachingAssistant; by edge or class level
         "cls-int2": 5,
         "prp-dom": 25,
         "prp-inv1": 3,  # memberOf/member, and degreeFrom/hasAlumnus stated both ways
@@ -145,18 +162,25 @@ def test_univ_bench_definitions_become_rules() -> None:
         "prp-rng": 18,
         "prp-spo1": 5,
         "prp-trp": 1,
+        "scm-svf1": 5,  # a restriction's filler climbs the hierarchy: one rule per property
+        "scm-svf2": 2,  # headOf ⊑ worksFor ⊑ memberOf
     }
-    # the `⊑ ∃headOf.Department` halves of the definitions and GraduateStudent ⊑ ∃takesCourse.GraduateCourse
-    assert batch.skipped["class_expression:some_values_superclass"] == 8
+    # the `⊑ ∃headOf.Department` halves of the definitions and GraduateStudent ⊑ ∃takesCourse.GraduateCourse are
+    # class-level facts; ResearchAssistant ⊑ ∃worksFor.ResearchGroup makes every research assistant an Employee
+    assert "class_expression:some_values_superclass" not in batch.skipped
+    restrictions = [p for p in batch.facts.column("predicate") if p.startswith("some_values__")]
+    assert len(restrictions) == 8
+    assert restrictions.count("some_values__works_for") == 2  # and Employee's own
 
 
 def test_pizza_restrictions_give_rules_where_owl2rl_has_them() -> None:
     report = read_ontology(ONTOLOGY / "pizza.owl")
-    # 147 `⊑ ∃hasTopping.X`-style superclasses, and the ⊑ direction of 5 definitions (CheeseyPizza, ...)
-    assert report.skipped["class_expression:some_values_superclass"] == 152
+    # 147 `⊑ ∃hasTopping.X`-style superclasses, and the ⊑ direction of 5 definitions (CheeseyPizza, ...), are
+    # class-level facts but one, whose filler is a union
+    assert report.skipped["class_expression:some_values_superclass"] == 1
     # 22 closure axioms `⊑ ∀hasTopping.(A ⊔ B ...)`, and 3 definitions as unions (Spiciness, ...)
     assert report.skipped["class_expression:union_superclass"] == 25
-    assert report.owl2rl["cls-int1"] == 12
+    assert report.owl2rl["cls-int1"] == 19  # 12 by edges, 7 by class-level restrictions
     assert report.owl2rl["cls-hv1"] == 6  # hasCountryOfOrigin value Italy / America
     assert report.extra["triples_mapped"] + report.extra["triples_skipped"] == report.extra["triples_read"]
     # the mapped facts are unchanged

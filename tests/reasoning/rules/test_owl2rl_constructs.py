@@ -23,10 +23,6 @@ CASES = Path(__file__).resolve().parents[2] / "fixtures" / "owl2rl"
 NAMES = sorted(p.name.removesuffix(".ttl") for p in CASES.glob("*.ttl") if not p.name.endswith(".data.ttl"))
 
 GAPS = {
-    "scm-svf1": "an anonymous restriction is not a class of its own (scm-svf1 relates two of them)",
-    "scm-svf2": "an anonymous restriction is not a class of its own (scm-svf2 relates two of them)",
-    "scm-avf1": "an anonymous restriction is not a class of its own (scm-avf1 relates two of them)",
-    "scm-hv": "an anonymous restriction is not a class of its own (scm-hv relates two of them)",
     "cls-nothing2": "owlrl's owl:Nothing is a sub-class of every class (ex falso); kgbrain records the conflict only",
 }
 # Inconsistent by OWL, not by owlrl 7.6, and a conflict in kgbrain: two integer values of a functional data property

@@ -145,3 +145,26 @@ def by_rules(brain: Brain, subject: str, predicate: str, obj: str, polarity: boo
 
 def proof(brain: Brain, subject: str, predicate: str, obj: str, polarity: bool = True) -> list[str]:
     return rules_of(brain.explain(derived_fact(brain, subject, predicate, obj, polarity)))
+
+
+def test_existential_superclasses_type_members_as_owlrl_does(tmp_path: Path) -> None:
+    """`C ⊑ ∃p.D` is a class-level restriction: its members meet `∃p.D` (and `∃p.E`, `D ⊑ E`) in a definition."""
+    facts = write_jsonl(
+        tmp_path / "people.jsonl",
+        [
+            {"subject": "ra", "predicate": "instance_of", "object": "ub:ResearchAssistant"},
+            {"subject": "marg", "predicate": "instance_of", "object": f"{PIZZA}Margherita"},
+        ],
+    )
+    with Brain.open(None) as brain:
+        brain.load([FIXTURES / "ontology" / "univ-bench.owl", FIXTURES / "ontology" / "pizza.owl", facts])
+        # ResearchAssistant ⊑ Person ⊓ ∃worksFor.ResearchGroup, ResearchGroup ⊑ Organization,
+        # Employee ≡ Person ⊓ ∃worksFor.Organization: no worksFor edge is known, the class says there is one
+        assert by_rules(brain, "ra", "instance_of", "ub:Employee") == {"cls-int1:ub:Employee:restriction"}
+        assert "scm-svf1:ub:worksFor" in proof(brain, "ra", "instance_of", "ub:Employee")
+        # Margherita ⊑ ∃hasTopping.MozzarellaTopping, MozzarellaTopping ⊑ CheeseTopping: a CheeseyPizza
+        assert by_rules(brain, "marg", "instance_of", f"{PIZZA}CheeseyPizza") == {
+            f"cls-int1:{PIZZA}CheeseyPizza:restriction"
+        }
+        # no edge is made up: the topping stays unknown
+        assert not [f for f in brain.facts("marg").facts if f.predicate == "has_topping"]

@@ -1040,7 +1040,7 @@ def _think_at(
 
     whole: Brain = brain.__dict__.get("_whole", brain)
     if asked.asks in (Asks.UNTIL, Asks.SINCE):
-        window = _own_window(whole, parsed or whole.reasoner.understand(words))
+        window = _own_window(whole, parsed or whole.reasoner.understand(words), asked.when)
         timed = _as_of(whole, window, whole._timeline())
     else:
         timed = whole.at(asked.when if asked.asks is Asks.AT else None)
@@ -1053,14 +1053,17 @@ def _think_at(
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
 
 
-def _own_window(whole: Brain, q: Question) -> Window:
+def _own_window(whole: Brain, q: Question, when: str | None) -> Window:
     """When a relation question's statement holds, for "since when" / "until when": the interval of its latest
     stated fact, so the values before and after it (successors of a functional predicate) are out of time; all
-    time when it states none (and for other questions)."""
+    time when it states none. A question for a value or a holder ("Who was the director of Acme in 2008?" then
+    "Until when?") finds it as of `when` (the conversation's time; None: now), and the answer gives its interval."""
     from kgbrain.reasoning.nlu.question import Intent
     from kgbrain.timeline import Window
 
     always = Window.always()
+    if q.intent in (Intent.WH, Intent.VALUE):
+        return Window.parse(when) if when else Window.now()
     if q.intent is not Intent.DOES or len(q.concepts) != 2 or not q.verb:
         return always
     timeline = whole._timeline()

@@ -30,8 +30,10 @@ DIRECTORS = {
     "acme": [("ivanov", 2005, 2012), ("petrov", 2013, 2018), ("sidorov", 2019, None)],
     "globex": [("petrov", 2005, 2012), ("ivanov", 2013, None)],
 }
+DEPUTIES = {"acme": [("kozlov", 2005, 2016), ("orlova", 2017, None)]}
 NAMES = {"acme": ("Acme", "Акме"), "globex": ("Globex", "Глобекс"), "ivanov": ("Ivanov", "Иванов"),
-         "petrov": ("Petrov", "Петров"), "sidorov": ("Sidorov", "Сидоров")}  # fmt: skip
+         "petrov": ("Petrov", "Петров"), "sidorov": ("Sidorov", "Сидоров"), "kozlov": ("Kozlov", "Козлов"),
+         "orlova": ("Orlova", "Орлова")}  # fmt: skip
 NOW = 2026  # any year after 2019 gives the same directors
 
 
@@ -44,16 +46,26 @@ def _rows() -> list[dict[str, Any]]:
         {"subject": "director", "predicate": "label", "value": "director", "lang": "en"},
         {"subject": "director", "predicate": "label", "value": "директор", "lang": "ru"},
         {"subject": "director", "predicate": "property_type", "value": "functional"},
+        {"subject": "deputy_director", "predicate": "label", "value": "deputy director", "lang": "en"},
+        {"subject": "deputy_director", "predicate": "label", "value": "заместитель директора", "lang": "ru"},
+        {"subject": "deputy_director", "predicate": "alias", "value": "deputy", "lang": "en"},
+        {"subject": "deputy_director", "predicate": "alias", "value": "заместитель", "lang": "ru"},
+        {"subject": "deputy_director", "predicate": "property_type", "value": "functional"},
     ]
     for cid, (en, ru) in NAMES.items():
         rows += [{"subject": cid, "predicate": "label", "value": en, "lang": "en"},
                  {"subject": cid, "predicate": "label", "value": ru, "lang": "ru"},
                  {"subject": cid, "predicate": "kind", "value": "individual"}]  # fmt: skip
-    for company, terms in DIRECTORS.items():
-        for person, first, last in terms:
-            row = {"subject": company, "predicate": "director", "object": person, "valid_from": str(first)}
-            rows.append({**row, "valid_to": str(last)} if last else row)
+    for predicate, held in (("director", DIRECTORS), ("deputy_director", DEPUTIES)):
+        for company, terms in held.items():
+            for person, first, last in terms:
+                row = {"subject": company, "predicate": predicate, "object": person, "valid_from": str(first)}
+                rows.append({**row, "valid_to": str(last)} if last else row)
     return rows
+
+
+def _term(held: dict[str, list[tuple[str, int, int | None]]], company: str, year: int) -> tuple[str, int | None]:
+    return next((p, last) for p, first, last in held[company] if first <= year <= (last or 9999))
 
 
 # (what is asked, its full form: what the follow-up must be answered as, (company, year) whose director it names)
@@ -67,6 +79,10 @@ EN = [
     ("And now?", "Who is the director of Globex now?", ("globex", NOW)),
     ("What about Acme in 2008?", "Who was the director of Acme in 2008?", ("acme", 2008)),
 ]
+# Follow-ups with no full question of the same words: what the answer must say, from the terms above
+# (after "What about Acme in 2008?": until when that director served, then the deputy of that time).
+ENDS = {"en": [("Until when?", DIRECTORS, "Until"), ("And his deputy?", DEPUTIES, "Until")],
+        "ru": [("До какого числа?", DIRECTORS, "До"), ("А его заместитель?", DEPUTIES, "До")]}  # fmt: skip
 RU = [
     ("Что такое нейрон?", "Что такое нейрон?", None),
     ("Есть ли у него ДНК?", "Есть ли у нейрона ДНК?", None),
@@ -104,7 +120,13 @@ def library(setup: tuple[Path, Path]) -> dict[str, list[dict[str, Any]]]:
         brain.config = load_config(config)
         for name, dialogue in (("en", EN), ("ru", RU)):
             answers = [AskOut.from_output(brain.converse(q, session=name)).model_dump() for q, _, _ in dialogue]
-            for (asked, full, directs), got in zip(dialogue, answers, strict=True):
+            for asked, held, word in ENDS[name]:
+                got = AskOut.from_output(brain.converse(asked, session=name)).model_dump()
+                person, last = _term(held, "acme", 2008)
+                assert NAMES[person][name == "ru"] in got["answer"], (asked, got["answer"])
+                assert got["answer"].endswith(f"{word} {last}-12-31."), (asked, got["answer"])
+                answers.append(got)
+            for (asked, full, directs), got in zip(dialogue, answers, strict=False):
                 alone = brain.think(full)
                 assert got["question"] == asked
                 if directs is not None:  # the right director, not only the full form's answer
@@ -126,12 +148,16 @@ def library(setup: tuple[Path, Path]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def _asked(name: str, dialogue: list[tuple[str, str, Any]]) -> list[str]:
+    return [q for q, _, _ in dialogue] + [q for q, _, _ in ENDS[name]]
+
+
 def test_cli_chat_matches_the_library(setup: tuple[Path, Path], library: dict[str, list[dict[str, Any]]]) -> None:
     db, config = setup
     for name, dialogue in (("en", EN), ("ru", RU)):
         done = subprocess.run(
             [sys.executable, "-m", "kgbrain", "--db", str(db), "chat", "--json"],
-            input="".join(q + "\n" for q, _, _ in dialogue),
+            input="".join(q + "\n" for q in _asked(name, dialogue)),
             env=env_with(config),
             capture_output=True,
             text=True,
@@ -148,7 +174,7 @@ def test_http_sessions_match_the_library(setup: tuple[Path, Path], library: dict
         got = {
             name: [
                 _same(server.client.post("/v1/ask", json={"question": q, "session": f"h-{name}"}).json())
-                for q, _, _ in dialogue
+                for q in _asked(name, dialogue)
             ]
             for name, dialogue in (("en", EN), ("ru", RU))
         }
@@ -173,7 +199,7 @@ def test_mcp_sessions_match_the_library(setup: tuple[Path, Path], library: dict[
         async with Client(params, read_timeout_seconds=120) as client:
             for name, dialogue in (("en", EN), ("ru", RU)):
                 out[name] = []
-                for q, _, _ in dialogue:
+                for q in _asked(name, dialogue):
                     result = await client.call_tool("ask", {"question": q, "session": f"m-{name}"})
                     assert not result.is_error, result.content
                     out[name].append(_same(json.loads(result.content[0].text)))  # type: ignore[union-attr]

@@ -130,3 +130,24 @@ def test_role_claims_are_decided_as_of_the_time(brain: Brain, year: int) -> None
 def test_a_class_question_with_of_stays_a_class_question(demo_db: Path) -> None:
     with Brain.open(demo_db, read_only=True) as demo:
         assert demo.reasoner.understand("Is a neuron a kind of cell?").intent.value == "is_a"
+
+
+@pytest.mark.parametrize(
+    ("day", "holder"), [("2021-01-31", "sokolova"), ("2021-02-01", "orlov"), ("2021-02-02", "orlov")]
+)
+def test_a_hand_over_day_belongs_to_the_successor(tmp_path: Path, day: str, holder: str) -> None:
+    rows = [
+        {"subject": "director", "predicate": "property_type", "value": "functional"},
+        {"subject": "nta", "predicate": "director", "object": "sokolova", "valid_from": "2014-07-01",
+         "valid_to": "2021-02-01"},
+        {"subject": "nta", "predicate": "director", "object": "orlov", "valid_from": "2021-02-01"},
+    ]  # fmt: skip
+    db = tmp_path / "kb.kuzu"
+    with Brain.open(db) as b:
+        b.load([write_jsonl(tmp_path / "terms.jsonl", rows)])
+        assert b.conflicts() == []  # a hand-over, not two values at once
+        claims = [{"id": p, "subject": "nta", "predicate": "director", "object": p} for p in ("sokolova", "orlov")]
+        got = {v.id: v.verdict.value for v in b.at(day).verify(claims)}
+        assert got == {p: "SUPPORTED" if p == holder else "REFUTED" for p in ("sokolova", "orlov")}
+        stated = {f.object: f.valid_to for f in b.facts("nta").facts}
+        assert stated["sokolova"] == datetime(2021, 2, 2, tzinfo=timezone.utc)  # shown as stated: to 2021-02-01

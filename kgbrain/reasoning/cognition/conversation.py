@@ -120,6 +120,8 @@ def follow_up(
         return Reading(full, question.strip(), full)
     when = _time_alone(question)
     if when is not None and focus.typed is not None:  # "Since when?", «До какого числа?», «А сейчас?»
+        if when.asks in (Asks.UNTIL, Asks.SINCE):  # of what the last question found at its time
+            when = replace(when, when=focus.time.when if focus.time is not None else None)
         meant = _in_words(focus.typed.text, when)
         return Reading(meant, question.strip(), meant, focus.typed, when)
     m = _ELLIPSIS.match(question)

@@ -30,7 +30,7 @@ class TimeInQuestion:
     """A question's time expression: what it asks, the written time (AT only), and the question without it."""
 
     asks: Asks
-    when: str | None
+    when: str | None  # UNTIL/SINCE in a conversation: the time what they ask about was found at
     question: str
     phrase: str  # the words read as time, as written
 

@@ -419,6 +419,15 @@ def _alike(answer: Answer, lang: str) -> str:
     return f"Yes, {x} and {y} are alike: both are {', '.join(both)} (similarity {d['score']:.2f})."
 
 
+def _apart(answer: Answer, lang: str) -> str:
+    d = answer.data
+    x, y = _label(answer, d["concept"]), _label(answer, d["other"])
+    cx, cy = (_label(answer, c) if c else "" for c in d["classes"])
+    if lang == "ru":
+        return f"Нет, {x} и {y} не похожи: {x} — {cx}, {y} — {cy}; общих классов и связей нет."
+    return f"Not really: {x} is {with_article(cx)} and {y} is {with_article(cy)}; they share no class and no relation."
+
+
 def _relation(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
@@ -710,6 +719,7 @@ _BODIES: dict[str, Any] = {
     "effects": _causal_list,
     "analogy": _analogy,
     "alike": _alike,
+    "apart": _apart,
     "relation": _relation,
     "connection": _connection,
     "unknown_concept": _unknown,

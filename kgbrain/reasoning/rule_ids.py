@@ -49,6 +49,7 @@ ANA_PARALLEL_MATCH = "ana.parallel-match"
 ANA_SUPPORTED = "ana.supported"
 ANA_HYPOTHESIS = "ana.hypothesis"
 ANA_LIKENESS = "ana.likeness"  # two concepts of one specific class are alike (modes/likeness.py)
+ANA_APART = "ana.apart"  # two concepts placed under classes, none and no relation shared: not alike (likeness.py)
 
 # Linking, values, counts, norms (reasoner.py)
 LINK_UNKNOWN_CONCEPT = "link.unknown-concept"

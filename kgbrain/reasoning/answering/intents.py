@@ -21,7 +21,7 @@ from kgbrain.reasoning.answers import Answer
 from kgbrain.reasoning.modes import associative, causal
 from kgbrain.reasoning.modes.analogical import Analogy
 from kgbrain.reasoning.modes.deductive import Claim, Deducer
-from kgbrain.reasoning.modes.likeness import likeness
+from kgbrain.reasoning.modes.likeness import APART_CONFIDENCE, likeness
 from kgbrain.reasoning.nlu.lexicon import YES_NO_PREDICATES
 from kgbrain.reasoning.nlu.question import Intent, Question, causal_predicate
 from kgbrain.reasoning.nlu.understanding import bare, best_action, wh_predicates
@@ -177,6 +177,8 @@ def _analogy(r: Reasoning, q: Question) -> Answer:
         )
     # RULE ana.relational-match: "Is X like Y?" asks whether Y is among X's structural analogues, not is_a
     found = [a for a in r.like(concept, limit=ANALOGY_SEARCH) if a.other == other]
+    if not found and alike.apart:
+        return _apart(r, q, concept, other)
     if not found:
         data = {"kind": "no_analogy", "concept": concept, "other": other}
         return finish(r.store, q, Mode.ANALOGICAL, 0.0, Trace(), data, (concept, other), action="no_answer")
@@ -205,6 +207,39 @@ def _analogy(r: Reasoning, q: Question) -> Answer:
         ids=ids,
         hypothesis=not best.supported,
     )
+
+
+def _apart(r: Reasoning, q: Question, concept: str, other: str) -> Answer:
+    """ "Is a smoker like a queen bee?": each is placed under classes, none shared, no relation in common, and the
+    analogy index finds no structural analogue: not alike, each shown with its nearest class."""
+    nearest = [_nearest_class(r, c) for c in (concept, other)]
+    # RULE ana.apart: two concepts placed in the hierarchy with no class and no relation in common are not alike
+    step = Step(
+        R.ANA_APART,
+        f"{concept} not alike {other}",
+        (),
+        (),
+        0.0,
+        "; ".join(f"{c} is_a {n}" for c, n in zip((concept, other), nearest, strict=True) if n),
+    )
+    data: dict[str, Any] = {"kind": "apart", "concept": concept, "other": other, "classes": nearest}
+    ids = [concept, other, *(n for n in nearest if n)]
+    return finish(
+        r.store,
+        q,
+        Mode.ANALOGICAL,
+        APART_CONFIDENCE,
+        Trace((step,)),
+        data,
+        (concept, other),
+        ids=ids,
+        outcome=Outcome.REFUTED,
+    )
+
+
+def _nearest_class(r: Reasoning, concept: str) -> str:
+    up = r.hierarchy().ancestors(concept)
+    return min(up, key=lambda c: (up[c], c)) if up else ""
 
 
 @handles(Intent.COMPARE)

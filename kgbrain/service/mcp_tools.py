@@ -355,7 +355,10 @@ def run_mcp(
     try:
         server = build(service, tokens)
         if transport == "stdio":
+            from kgbrain.service.stdio_input import mend_stdin
+
             service.announce(f"`kgbrain mcp` over stdio (pid {os.getpid()})")
+            mend_stdin()
             server.run("stdio")
         else:
             service.announce(f"`kgbrain mcp` at http://{host}:{port}/mcp")

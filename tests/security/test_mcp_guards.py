@@ -132,3 +132,51 @@ def test_mcp_http_needs_a_token_of_the_right_scope(tmp_path: Path, no_block: Pat
     finally:
         process.terminate()
         process.wait(timeout=60)
+
+
+def _rpc(server: subprocess.Popen[bytes], line: bytes, timeout: float = 60) -> dict[str, Any] | None:
+    import select
+
+    assert server.stdin is not None
+    assert server.stdout is not None
+    server.stdin.write(line + b"\n")
+    server.stdin.flush()
+    ready, _, _ = select.select([server.stdout], [], [], timeout)
+    return json.loads(server.stdout.readline()) if ready else None
+
+
+def test_a_stdio_request_with_a_lone_surrogate_escape_is_answered(tmp_path: Path, no_block: Path) -> None:
+    """Blind attack M09: the SDK could not parse `"\\ud800"` and sent no reply at all (the client's call hung)."""
+    kb = small_kb(tmp_path)
+    with subprocess.Popen(
+        [sys.executable, "-m", "kgbrain", "--db", str(kb), "mcp"],
+        env=env_with(no_block),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as server:
+        _talk_with_surrogates(server)
+
+
+def _talk_with_surrogates(server: subprocess.Popen[bytes]) -> None:
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+    try:
+        assert _rpc(server, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}).encode())
+        assert server.stdin is not None
+        server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        for n, text in enumerate([rb"Is a \ud800 a cell?", rb"Is a \udfff\ud800 a cell?", rb"Is a \\ud800 a cell?"]):
+            call = b'{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "ask", ' % (10 + n)
+            reply = _rpc(server, call + b'"arguments": {"question": "' + text + b'"}}}')
+            assert reply is not None, text
+            assert reply["id"] == 10 + n
+        pair = b'{"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "ask", "arguments": '
+        reply = _rpc(server, pair + b'{"question": "Is a \\ud83d\\ude00 a cell?"}}}')  # a pair is a character
+        assert reply is not None
+        assert "\U0001f600" in reply["result"]["content"][0]["text"]
+        fine = {"name": "ask", "arguments": {"question": "Is a neuron a cell?"}}
+        reply = _rpc(server, json.dumps({"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": fine}).encode())
+        assert reply is not None
+        assert "Yes" in reply["result"]["content"][0]["text"]
+    finally:
+        server.kill()
+        server.wait()

@@ -240,8 +240,9 @@ def _parse_line(line: int, raw: bytes, file: str) -> dict[str, Any] | ClaimError
     except UnicodeDecodeError as exc:
         return ClaimError(_line_id(line), f"line {line}: not valid UTF-8 (byte {exc.start})", line)
     except InvalidRow as exc:
-        salvaged = _salvaged_id(raw) if exc.problem.startswith("broken JSON") else None
-        return ClaimError(salvaged or _line_id(line), f"line {line}: {exc.problem}", line)
+        # Broken JSON, or a row refused once parsed (a field too long, a lone surrogate, a field twice): the id the
+        # line shows still names the claim in the verdicts.
+        return ClaimError(_salvaged_id(raw) or _line_id(line), f"line {line}: {exc.problem}", line)
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]:

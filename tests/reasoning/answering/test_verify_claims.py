@@ -161,3 +161,21 @@ def test_the_usual_row_shortcut_reads_every_row_as_the_field_checks_do(row: dict
 def test_the_shortcut_on_rows_it_takes(ident: str, s: str, p: str, o: str) -> None:
     row = {"id": ident, "subject": s, "predicate": p, "object": o, "kind": "isa_true"}
     assert claim_from_row(row, 3) == checked_claim(row, 3)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        '{"id": "c2", "text": "' + "Neurons have DNA " * 61681 + '"}',  # a 1 MB text (blind attack B25)
+        '{"id": "c2", "subject": "\\ud800", "predicate": "is_a", "object": "cell"}',  # a lone surrogate
+        '{"id": "c2", "subject": "a", "subject": "b", "predicate": "is_a", "object": "cell"}',  # a field twice
+        '{"id": "c2", "subject": "a", "predicate": "is_a", "object": "cell", "confidence": 1' + "0" * 5000 + "}",
+    ],
+)
+def test_a_row_refused_after_parsing_keeps_its_own_id(tmp_path: Path, row: str) -> None:
+    path = tmp_path / "claims.jsonl"
+    path.write_text('{"id": "c1", "text": "Neurons are cells"}\n' + row + "\n", encoding="utf-8")
+    rows = list(read_claims(path))
+    assert isinstance(rows[1], ClaimError)
+    assert rows[1].id == "c2", rows[1]
+    assert len(rows[1].error) < 2_000

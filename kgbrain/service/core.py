@@ -298,15 +298,18 @@ class Service:
         priority: float = 0.5,
         as_of: str | None = None,
         session: str | None = None,
+        channel: str = "http",
     ) -> AskOut:
-        """`kgbrain ask --json` (`--as-of`: `as_of`); with a `session`, within that conversation (`kgbrain chat`)."""
+        """`kgbrain ask --json` (`--as-of`: `as_of`); with a `session`, within that conversation (`kgbrain chat`),
+        recorded as an episode of `channel` (unless the server is read-only)."""
         if session is not None:  # a conversation's answer depends on its state: never cached
             talk = session
-            return await self.read(
-                lambda b: AskOut.from_output(
-                    b.at(as_of).converse(question, session=talk, goal_type=goal, priority=priority)
-                )
+            output = await self.read(
+                lambda b: b.at(as_of).converse(question, session=talk, goal_type=goal, priority=priority)
             )
+            if self.writer is not None:
+                await self.write(lambda w: w.record_episode(output, channel=channel, session=talk))
+            return AskOut.from_output(output)
 
         key = (question, goal, priority, as_of)
         started = time.perf_counter()

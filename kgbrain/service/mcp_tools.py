@@ -142,7 +142,7 @@ def _json_strings(model: type[BaseModel], arguments: dict[str, Any]) -> dict[str
 
 
 async def _ask(service: Service, a: AskTool, client: str) -> str:
-    return await _call(lambda: service.ask(a.question, as_of=a.as_of, session=a.session))
+    return await _call(lambda: service.ask(a.question, as_of=a.as_of, session=a.session, channel="mcp"))
 
 
 async def _verify_claims(service: Service, a: VerifyClaimsTool, client: str) -> str:

@@ -101,3 +101,40 @@ def test_bad_requests_name_the_problem_and_change_nothing(kb: Path) -> None:
             brain.correct_episode(ep.id, "  ", by="me")
         assert [e.corrections for e in brain.history()] == [()]
         assert AskOut.from_output(brain.think("Is a neuron a cell?")).episodes[0]["id"] == ep.id
+
+
+def test_service_sessions_record_every_question_with_its_channel(kb: Path, tmp_path: Path) -> None:
+    import asyncio
+
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from tests.service.conftest import NO_BLOCK, Server, env_with
+
+    config = tmp_path / "kgbrain.toml"
+    config.write_text(NO_BLOCK, encoding="utf-8")
+    server = Server(kb, env_with(config))
+    try:
+        for q in ("What is a neuron?", "Is it a cell?"):
+            assert server.client.post("/v1/ask", json={"question": q, "session": "talk-1"}).status_code == 200
+        assert server.client.post("/v1/ask", json={"question": "What is a neuron?"}).status_code == 200  # no session
+    finally:
+        server.stop()
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "kgbrain", "--db", str(kb), "mcp"], env=env_with(config)
+    )
+
+    async def run() -> None:
+        async with Client(params, read_timeout_seconds=120) as client:
+            result = await client.call_tool("ask", {"question": "Is a glial cell a cell?", "session": "talk-2"})
+            assert not result.is_error, result.content
+
+    asyncio.run(run())
+    with Brain.open(kb, read_only=True) as brain:
+        got = [(e.question, e.channel, e.session) for e in brain.history()]
+        assert got == [
+            ("What is a neuron?", "http", "talk-1"),
+            ("Is it a cell?", "http", "talk-1"),  # as asked, answered as its full form
+            ("Is a glial cell a cell?", "mcp", "talk-2"),
+        ]
+        assert all(e.intent and e.answer for e in brain.history())

@@ -1,0 +1,54 @@
+"""Intervals round-trip (#24): export -> load -> export is identical with every kind of `valid_from` / `valid_to`
+(year, month, day, date-time, open ends, a hand-over), Parquet too, and the reloaded base answers as of a time as
+the first did. Episodes are not exported (README: they are the one thing a person may delete)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from kgbrain.api import Brain
+from tests.conftest import write_jsonl
+
+ROWS: list[dict[str, Any]] = [
+    {"subject": "director", "predicate": "property_type", "value": "functional"},
+    {"subject": "nta", "predicate": "director", "object": "petrov", "valid_from": "2008", "valid_to": "2014-06"},
+    {"subject": "nta", "predicate": "director", "object": "sokolova", "valid_from": "2014-07-01",
+     "valid_to": "2021-02-01"},
+    {"subject": "nta", "predicate": "director", "object": "orlov", "valid_from": "2021-02-01"},
+    {"subject": "ticket", "predicate": "price", "value": 2, "unit": "EUR", "valid_to": "2019-12-31T23:59:59Z"},
+    {"subject": "ticket", "predicate": "price", "value": 2.5, "unit": "EUR", "valid_from": "2020-01-01T00:00:00Z"},
+    {"subject": "depot", "predicate": "located_in", "object": "north"},
+]  # fmt: skip
+CLAIMS = [{"id": p, "subject": "nta", "predicate": "director", "object": p} for p in ("petrov", "sokolova", "orlov")]
+
+
+def _export(brain: Brain) -> list[dict[str, Any]]:
+    out = io.StringIO()
+    brain.export(out)
+    return [{k: v for k, v in json.loads(line).items() if k != "loaded_at"} for line in out.getvalue().splitlines()]
+
+
+def test_intervals_round_trip_through_export_and_load(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.kuzu", tmp_path / "b.kuzu"
+    with Brain.open(first) as brain:
+        brain.load([write_jsonl(tmp_path / "facts.jsonl", ROWS)])
+        brain.record_episode(brain.think("Who is the director of nta?"), channel="cli")
+        exported = _export(brain)
+        verdicts = {w: [v.verdict for v in brain.at(w).verify(CLAIMS)] for w in ("2010", "2021-02-01", "2025")}
+        brain.export_parquet(tmp_path / "dump")
+    timed = [r for r in exported if "valid_from" in r or "valid_to" in r]
+    assert len(timed) == 5
+    assert {r.get("valid_to") for r in timed} >= {"2014-06-30", "2021-02-01", "2019-12-31T23:59:59Z"}
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("".join(json.dumps(r) + "\n" for r in exported), encoding="utf-8")
+    with Brain.open(second) as brain:
+        brain.load([dump])
+        assert _export(brain) == exported
+        assert {w: [v.verdict for v in brain.at(w).verify(CLAIMS)] for w in verdicts} == verdicts
+        assert brain.history() == []  # episodes are not part of an export
+    with Brain.open(tmp_path / "c.kuzu") as brain:
+        brain.load([tmp_path / "dump"])
+        assert _export(brain) == exported

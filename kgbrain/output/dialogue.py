@@ -525,7 +525,9 @@ def _unit(unit: str, attribute: str, lang: str, value: object = None) -> str:
 
         number = _as_number(value)
         return agree_with_number(noun, number) if number is not None else noun
-    return _RU_UNITS.get(unit, _RU_UNITS.get(unit.lower(), unit))
+    said = _RU_UNITS.get(unit, _RU_UNITS.get(unit.lower(), unit))
+    # "10 isotopes", "4 wings": an English plural counting what the attribute's label names already
+    return "" if said == unit and re.fullmatch(r"[a-z]{3,}s", unit) else said
 
 
 def _as_number(value: object) -> float | None:

@@ -10,6 +10,7 @@ well are a clarification, never a guess.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from kgbrain.language import words
@@ -46,6 +47,31 @@ _WH_RU = frozenset(
     ]
 )
 _WHERE = frozenset({"where", "где", "куда", "откуда"})
+# A degree question asks for a measure ("How long does concrete take to cure?" the curing time, "How many wings does
+# a bee have?" the number of wings): the degree word is read as the measure's nouns, which may stay unexplained.
+_DEGREES = {
+    "long": ("time", "duration", "period", "length"),
+    "fast": ("speed", "velocity", "rate"),
+    "far": ("distance",),
+    "heavy": ("weight", "mass"),
+    "old": ("age",),
+    "tall": ("height",),
+    "high": ("height",),
+    "deep": ("depth",),
+    "big": ("size",),
+    "hot": ("temperature",),
+    "many": ("number", "count"),
+    "much": ("amount", "quantity"),
+}
+# «Сколько дней …?»: a unit of time after «сколько» asks for a duration.
+_RU_TIME_UNITS = frozenset({"секунд", "минут", "час", "часов", "дней", "дня", "суток", "недель", "месяцев", "лет"})
+_RU_DURATION = ("срок", "время", "продолжительность", "длительность")
+# Verbs that only carry a degree question's measure ("How long does it take to cure?").
+_LIGHT = frozenset({"take", "takes", "took", "need", "needs", "требуется", "нужно", "занимает"})
+# A value at the end of a yes/no question ("Does tin melt at 232 °C?"): the claimed value of an attribute.
+_QUANTITY = re.compile(
+    r"(?<![\w.])(?P<v>[-+\u2212]?\d+(?:[.,]\d+)?)\s*(?P<u>°\s?[A-Za-zА-Яа-я]|%|[^\W\d_][\w/.²³^-]*)?\s*\??\s*$"
+)
 # What a wh-word adds to the phrase: "when" asks for a year (year_founded), "where" for a place (located_in).
 _HINTS = {"when": ("year",), "когда": ("год",)}
 _PLACE_ENDS = ("_in", "_at", "_on", "_into")
@@ -85,9 +111,34 @@ class Reading:
     tied: tuple[str, ...] = ()  # predicates that explain the phrase as well as the chosen one
 
 
+@dataclass(frozen=True, slots=True)
+class _Opening:
+    """What a question's opening says it asks, and its words as the phrase reader sees them."""
+
+    tokens: list[str]
+    yes_no: bool
+    wh: set[str]
+    hints: tuple[str, ...] = ()  # a degree question's measure nouns ("how long": time, duration …)
+    value: re.Match[str] | None = None  # the value a yes/no question ends with
+
+
 def read_relation(r: ConceptLinks, lexicon: KbLexicon, q: Question, *, claim: bool = False) -> Reading | None:
     """The question as (concepts, predicate), when its words are concepts and one predicate's name; else None.
     With `claim`, `q.text` is a statement ("Riesling grows in Mosel") read as the yes/no question that asks it."""
+    opening = _opening(q, claim)
+    if opening is None:
+        return None
+    tokens = opening.tokens
+    declared = r.predicates().declared
+    mentions = [m for m in r.linker.mentions(q.text) if m.concept not in declared and m.end <= len(tokens)]
+    for found in _segmentations(r, tokens, mentions):
+        reading = _read(r, lexicon, q, tokens, found, opening.yes_no, opening.wh, opening.hints)
+        if reading is not None:
+            return _checked(reading, opening.value)
+    return None
+
+
+def _opening(q: Question, claim: bool) -> _Opening | None:
     text = q.text
     tokens = words(text)
     if not tokens:
@@ -95,16 +146,43 @@ def read_relation(r: ConceptLinks, lexicon: KbLexicon, q: Question, *, claim: bo
     first = tokens[0]
     yes_no = claim or (q.language == "en" and first in _YES_NO_EN) or (q.language == "ru" and "ли" in tokens)
     wh = set() if claim else {t for t in tokens[:4] if t in _WH_EN or t in _WH_RU}
+    degree = None if claim or yes_no else _degree(tokens)
+    if degree is not None:  # the degree words are no part of the phrase; their measure nouns are hints
+        tokens = ["" if i in degree[0] else t for i, t in enumerate(tokens)]
+        return _Opening(tokens, False, {"how"}, degree[1])
     if not yes_no and not wh and not (q.language == "ru" and _ru_yes_no(text)):
         return None
     yes_no = yes_no or not wh
-    declared = r.predicates().declared
-    mentions = [m for m in r.linker.mentions(text) if m.concept not in declared]
-    for found in _segmentations(r, tokens, mentions):
-        reading = _read(r, lexicon, q, tokens, found, yes_no, wh)
-        if reading is not None:
-            return reading
+    value = _QUANTITY.search(text) if yes_no and not claim else None
+    if value is not None:  # "Does tin melt at 232 °C?": the phrase without the value, which is then checked
+        tokens = words(text[: value.start()])
+    return _Opening(tokens, yes_no, wh, (), value)
+
+
+def _degree(tokens: list[str]) -> tuple[set[int], tuple[str, ...]] | None:
+    """The positions of a degree question's words ("how long", «сколько дней») and the measure nouns they ask."""
+    for i, t in enumerate(tokens[:3]):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if t == "how" and nxt in _DEGREES:
+            return {i, i + 1}, _DEGREES[nxt]
+        if t == "сколько" and nxt in _RU_TIME_UNITS:
+            return {i, i + 1}, _RU_DURATION
+        if t == "сколько":
+            return {i}, ("число", "количество")
     return None
+
+
+def _checked(reading: Reading, value: re.Match[str] | None) -> Reading | None:
+    """A yes/no question with a value asks whether the attribute has it; a relation read with a value is no reading
+    (the value would go unexplained)."""
+    if value is None:
+        return reading
+    q = reading.question
+    if q.intent is not Intent.VALUE:
+        return None
+    claimed = " ".join(x for x in (value["v"], (value["u"] or "").replace(" ", "")) if x)
+    read = replace(q, intent=Intent.VALUE_CHECK, object=claimed, variables=())
+    return Reading(read.with_links(Intent.VALUE_CHECK, q.concepts, ()), reading.match, reading.tied)
 
 
 def _segmentations(r: ConceptLinks, tokens: list[str], mentions: list[Mention]) -> list[list[Mention]]:
@@ -131,11 +209,13 @@ def _read(
     mentions: list[Mention],
     yes_no: bool,
     wh: set[str],
+    hints: tuple[str, ...] = (),
 ) -> Reading | None:
     covered = {i for m in mentions for i in range(m.start, m.end)}
-    phrase = [t for i, t in enumerate(tokens) if i not in covered and t not in _NOISE]
+    light = _LIGHT if hints else frozenset()
+    phrase = [t for i, t in enumerate(tokens) if i not in covered and t and t not in _NOISE and t not in light]
     said = len(phrase)  # the words after it are what a wh-word implies: they may stay unexplained
-    phrase += [h for w in sorted(wh) for h in _HINTS.get(w, ())]
+    phrase += [h for w in sorted(wh) for h in _HINTS.get(w, ())] + list(hints)
     concepts = list(dict.fromkeys(m.concept for m in mentions))
     if not concepts:
         return None

@@ -9,6 +9,7 @@ short table; the knowledge base's own labels and aliases do the rest (lexicon.Kb
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from kgbrain.language import lemma, stem, words
@@ -86,6 +87,7 @@ PARTICLES: dict[str, tuple[str, ...]] = {
     "для": ("for",),
     "через": ("via", "through"),
     "у": ("at",),
+    "при": ("at",),
     "после": ("after",),
     "в честь": ("after",),
 }
@@ -117,6 +119,8 @@ def same_root(a: str, b: str) -> bool:
         for noun in (long, long.removeprefix(_RU_ASPECT) if not short.startswith(_RU_ASPECT) else long):
             if noun.startswith(short) and noun[3:] in _RU_NOUN_OF_VERB:
                 return True
+    if _cyrillic(short) and _RU_INFINITIVE.search(short) and long.startswith(short[:-1]) and len(short) >= 5:
+        return True  # кипеть ~ кипение («кипет», «кипен»): the stem of an -еть/-ить infinitive keeps its т
     common = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -127,6 +131,7 @@ def same_root(a: str, b: str) -> bool:
 
 # What a Russian verbal noun adds to a verb's key (курить -> «кур», курение -> «курен»).
 _RU_NOUN_OF_VERB = frozenset({"ен", "ан", "к"})
+_RU_INFINITIVE = re.compile(r"[аеиоуыя]т$")
 _RU_ASPECT = "по"  # the prefix of the imperfective noun of a perfective verb (купить ~ покупка)
 
 

@@ -40,7 +40,8 @@ _DATE = r"(\d{4}(?:-\d{2}(?:-\d{2})?)?)"
 _PATTERNS: tuple[tuple[Asks, re.Pattern[str]], ...] = tuple(
     (asks, re.compile(p, re.IGNORECASE))
     for asks, p in (
-        (Asks.UNTIL, r"\b(?:until|till|up to) when\b|\bhow long\b|\bby when\b"),
+        # "How long does concrete take to cure?" asks a duration (a value), not until when something held
+        (Asks.UNTIL, r"\b(?:until|till|up to) when\b|\bhow long\b(?![^?]*\btakes?\b)|\bby when\b"),
         (Asks.UNTIL, r"(?<!\w)(?:до какого (?:числа|времени|года|момента|срока)|до каких пор|как долго)(?!\w)"),
         (Asks.SINCE, r"\b(?:since|from) when\b"),
         (Asks.SINCE, r"(?<!\w)(?:с какого (?:числа|времени|года|момента)|с каких пор)(?!\w)"),

@@ -15,6 +15,7 @@ import pytest
 
 from kgbrain.api import Brain
 from kgbrain.reasoning.nlu.question import Intent, parse_question
+from kgbrain.reasoning.results import Outcome
 
 MATERIALS = Path(__file__).resolve().parents[2] / "fixtures" / "nlu" / "materials.jsonl"
 
@@ -58,3 +59,46 @@ def test_a_contracted_definition_question_is_answered(brain: Brain) -> None:
     a = brain.ask("What's a crucible?")
     assert a.intent == Intent.DEFINE.value, a.text
     assert "heat-resistant pot" in a.text
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome", "said"),
+    [
+        # the verb names the attribute by its root: melt ~ melting point, «плавится» ~ «температура плавления»
+        ("Does tin melt at 232 °C?", Outcome.SUPPORTED, "232 °C"),
+        ("Does lead melt at 232 °C?", Outcome.REFUTED, "327 °C"),
+        ("Плавится ли олово при 232 °C?", Outcome.SUPPORTED, "232 °C"),
+        ("Кипит ли этанол при 100 °C?", Outcome.REFUTED, "78 °C"),  # кипеть ~ кипение
+        ("Does ethanol boil at 351.15 K?", Outcome.SUPPORTED, "78 °C"),  # units converted as for any value check
+    ],
+)
+def test_a_verb_with_a_value_checks_the_attribute_it_names(
+    brain: Brain, question: str, outcome: Outcome, said: str
+) -> None:
+    a = brain.ask(question)
+    assert a.intent == Intent.VALUE_CHECK.value, a.text
+    assert a.outcome is outcome, a.text
+    assert said in a.text, a.text
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How long does concrete take to cure?", "28 d"),  # a duration, not "until when"
+        ("Сколько дней твердеет бетон?", "28 дней"),
+        ("How many stable isotopes does tin have?", "10"),
+        ("Сколько стабильных изотопов у олова?", "10"),
+        ("How fast is concrete poured?", "2 m/h"),
+    ],
+)
+def test_a_degree_question_asks_the_measure_its_words_name(brain: Brain, question: str, said: str) -> None:
+    a = brain.ask(question)
+    assert a.intent == Intent.VALUE.value, a.text
+    assert said in a.text, a.text
+
+
+def test_a_verb_naming_no_attribute_is_still_not_understood(brain: Brain) -> None:
+    a = brain.ask("Does tin glow at 232 °C?")
+    assert a.outcome is None, a.text
+    assert "glow" in a.text, a.text
+    assert "isotopes" not in brain.ask("Сколько стабильных изотопов у олова?").text  # an English count noun

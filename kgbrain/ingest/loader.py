@@ -485,6 +485,31 @@ def _first_occurrences(ids: pa.Array) -> pa.Array:
     return pa.array(firsts.astype(np.int64))
 
 
+def _stored_ids(
+    store: GraphStore, facts: FactColumns, ids: pa.Array, given: pa.Array, rows: pa.Array, new_concepts: frozenset[str]
+) -> pa.Array:
+    """Which of `ids` (the fact ids of `rows`; `given`: the file gave the id) are stored already.
+
+    An id made here hashes the fact's subject, so a stored fact with that id has that subject: the facts of the
+    subjects the load touches are read (keyed, so the cost follows the load, not the KB), and a concept this load
+    created has none. An id the file gave is looked up by itself, whatever its subject (a join over every fact).
+    """
+    subjects = facts.arrow("subject").take(rows)
+    made = pc.and_(pc.invert(given), pc.invert(pc.is_in(subjects, value_set=pa.array(new_concepts, pa.string()))))
+    asked = pc.unique(subjects.filter(made)).to_pylist()
+    found: set[str] = set()
+    for start in range(0, len(asked), CHUNK):
+        rows_of = store.iterate("fact_ids_of", subjects=asked[start : start + CHUNK])
+        found.update(r["fact_id"] for r in rows_of if r["fact_id"] is not None)
+    stored = pc.filter(ids, pc.and_(made, pc.is_in(ids, value_set=pa.array(sorted(found), pa.string()))))
+    by_id = ids.filter(given)
+    named: set[str] = set()
+    for start in range(0, len(by_id), CHUNK):
+        part = by_id.slice(start, CHUNK).to_pylist()
+        named.update(r["fact_id"] for r in store.run("facts_existing", ids=part))
+    return pa.concat_arrays([stored, pa.array(sorted(named), pa.string())])
+
+
 def _write_facts(
     store: GraphStore, facts: FactColumns, now: datetime, *, check_stored: bool, new_concepts: frozenset[str]
 ) -> FactColumns:
@@ -494,17 +519,9 @@ def _write_facts(
     ids = _fill_fact_ids(facts)
     firsts = _first_occurrences(ids)
     if check_stored:
-        # A fact id made here hashes the fact's subject, so a fact about a concept this load created cannot be
-        # stored already (an id the file gave is checked whatever its subject).
-        new = pc.is_in(facts.arrow("subject"), value_set=pa.array(new_concepts, pa.string()))
-        candidates = ids.take(firsts).filter(pc.or_(given, pc.invert(new)).take(firsts))
-        stored: set[str] = set()
-        for start in range(0, len(candidates), CHUNK):
-            part = candidates.slice(start, CHUNK).to_pylist()
-            stored.update(r["fact_id"] for r in store.run("facts_existing", ids=part))
-        if stored:
-            stored_ids = pa.array(sorted(stored), pa.string())
-            firsts = firsts.filter(pc.invert(pc.is_in(ids.take(firsts), value_set=stored_ids)))
+        stored = _stored_ids(store, facts, ids.take(firsts), given.take(firsts), firsts, new_concepts)
+        if len(stored):
+            firsts = firsts.filter(pc.invert(pc.is_in(ids.take(firsts), value_set=stored)))
     if len(firsts) != len(facts):
         # In place, column by column: a million read rows beside their de-duplicated copy would be ~200 MB
         # more at the load's peak. (The batch then holds the facts stored.)

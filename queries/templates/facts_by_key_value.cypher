@@ -1,8 +1,11 @@
 // Facts (not retracted) in the literal table (@TABLE@) of the given subjects and predicates (see
-// facts_by_key_concept.cypher for why one table per query).
+// facts_by_key_concept.cypher for why one table per query, and why the OPTIONAL MATCH).
 UNWIND $subjects AS sid
-MATCH (s:Concept {id: sid})-[r:@TABLE@|@TABLE@_D]->(o:Value)
+MATCH (s:Concept {id: sid})
+OPTIONAL MATCH (s)-[r:@TABLE@|@TABLE@_D]->(o:Value)
 WHERE r.status <> 'retracted' AND list_contains($predicates, r.predicate)
+WITH s, r, o
+WHERE r IS NOT NULL
 RETURN r.fact_id AS fact_id, s.id AS subject, r.predicate AS predicate, 'Value' AS object_table, o.id AS object,
        o.lexical AS lexical, o.datatype AS datatype, o.unit AS unit, o.lang AS value_lang,
        r.polarity AS polarity, r.confidence AS confidence, r.source AS source, r.trust AS trust,

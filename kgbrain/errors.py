@@ -56,6 +56,17 @@ class AmbiguousConcept(InputError):
         self.candidates = tuple(candidates)
 
 
+class AmbiguousRelation(InputError):
+    """A claim's relation phrase names several stored predicates equally well, and they decide it differently."""
+
+    def __init__(self, sentence: str, predicates: Sequence[str]) -> None:
+        super().__init__(
+            f"Ambiguous relation in {sentence!r}: it may mean {', '.join(predicates)}, which decide it differently. "
+            "Give subject/predicate/object with one of these predicates."
+        )
+        self.predicates = tuple(predicates)
+
+
 class InvalidRequest(InputError):
     """A request failed validation (pydantic errors flattened to 'field: problem; ...')."""
 

@@ -287,7 +287,9 @@ def agree_with_number(noun: str, number: float) -> str:
         form = parses[0].inflect({"gent", "sing"})
     else:
         form = parses[0].make_agree_with_number(abs(int(number)))
-    return str(form.word) if form is not None else noun
+    word = str(form.word) if form is not None else noun
+    # Counting years takes the suppletive genitive plural (5 лет), which the dictionary gives as «годов».
+    return "лет" if word == "годов" else word
 
 
 # Nominalising suffixes and the infinitive suffixes to try in their place, imperfective first
@@ -427,3 +429,28 @@ def plural(word: str) -> str:
     if w.endswith("y") and len(w) > 1 and w[-2] not in "aeiou":
         return w[:-1] + "ies"
     return w + "s"
+
+
+# Units named by a Russian word, by its lemma (pint's names): «3 года» is 3 year, «42 дня» 6 weeks.
+_UNIT_OF_RU = {
+    "год": "year",
+    "месяц": "month",
+    "неделя": "week",
+    "день": "day",
+    "сутки": "day",
+    "час": "hour",
+    "минута": "minute",
+    "секунда": "second",
+    "процент": "percent",
+    "градус": "degree",
+}
+
+
+def unit_of_word(word: str) -> str | None:
+    """The unit a Russian unit word names in any form («года», «лет», «недель» -> year, year, week), or None."""
+    if not _CYRILLIC.search(word):
+        return None
+    for p in _morph().parse(word.lower()):
+        if p.tag.POS == "NOUN" and p.normal_form in _UNIT_OF_RU:
+            return _UNIT_OF_RU[p.normal_form]
+    return None

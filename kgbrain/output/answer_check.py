@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import InputError
+from kgbrain.errors import AmbiguousRelation, InputError
 from kgbrain.knowledge import Authority, Fact
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
@@ -276,7 +276,10 @@ def check_claims(
     for sentence in (s.strip() for s in _SENTENCE.split(draft)):
         if not sentence:
             continue
-        found = _decided_claim(sentence, lang, decide, sources) or _compared_claim(sentence, retriever, packs, lang)
+        try:
+            found = _decided_claim(sentence, lang, decide, sources) or _compared_claim(sentence, retriever, packs, lang)
+        except AmbiguousRelation:
+            continue  # its relation phrase names two relations that decide it differently: verify says so
         if found is not None:
             out.append(found)
     return out
@@ -291,6 +294,8 @@ def _decided_claim(
         return None
     try:
         check = decide([(triple.subject, triple.predicate, triple.object, triple.polarity)])[0]
+    except AmbiguousRelation:
+        raise
     except InputError:  # no verb of it names a stored relation: compared with the facts instead
         return None
     return _decided(sentence, check, sources) if check is not None else None

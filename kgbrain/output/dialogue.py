@@ -11,7 +11,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from kgbrain.language import agree, can_phrase, display_name, inflect_phrase, is_short_form, lemma, with_article
+from kgbrain.language import (
+    agree,
+    can_phrase,
+    display_name,
+    inflect_phrase,
+    is_short_form,
+    lemma,
+    with_article,
+)
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.answers import Answer, SourceRef
 from kgbrain.reasoning.nlu.lexicon import PHRASES, RU_AGREES, RU_CASES
@@ -126,6 +134,8 @@ _T: dict[str, dict[str, str]] = {
         "unknown": "Я не знаю понятия «{x}».",
         "did_you_mean": "Возможно, вы имели в виду: {x}?",
         "ambiguous": "«{x}» может означать разные понятия: {y}. Уточните, какое из них.",
+        "ambiguous_relation": "Вопрос можно понять как разные отношения: {y}. Уточните, какое из них.",
+        "outcomes": "supported=да;refuted=нет;unknown=неизвестно;conflicting=источники расходятся",
         "no_answer": "Не знаю: в базе знаний нет сведений, чтобы ответить на этот вопрос.",
         "dont_know_check": "Не знаю: из базы знаний не следует ни «{x}», ни обратное (проверено: {checked}).",
         "dont_know_value": "Не знаю: в базе знаний нет значения «{a}» для «{x}» (проверено: {checked}).",
@@ -179,6 +189,8 @@ _T: dict[str, dict[str, str]] = {
         "unknown": "I don't know the concept '{x}'.",
         "did_you_mean": "Did you mean: {x}?",
         "ambiguous": "'{x}' may mean different concepts: {y}. Please say which one.",
+        "ambiguous_relation": "The question may ask about different relations: {y}. Please say which one.",
+        "outcomes": "supported=yes;refuted=no;unknown=not known;conflicting=the sources disagree",
         "no_answer": "I don't know: the knowledge base has nothing that answers this question.",
         "dont_know_check": "I don't know: the knowledge base implies neither '{x}' nor its opposite "
         "(checked: {checked}).",
@@ -222,7 +234,8 @@ def render(answer: Answer) -> str:
     lang = "ru" if answer.language == "ru" else "en"
     kind = answer.data.get("kind", "no_answer")
     body = _BODIES.get(kind, _no_answer)(answer, lang)
-    if answer.action in ("respond", "respond_hedged", "report_uncertainty"):
+    conflicting = answer.outcome is not None and answer.outcome.value == "conflicting"
+    if answer.action in ("respond", "respond_hedged", "report_uncertainty") and not conflicting:
         body = hedge(body, answer.confidence, lang)
     cited = cite(answer.sources, lang)
     return f"{body} {cited}".strip()
@@ -541,11 +554,27 @@ def _disagree_value(answer: Answer, lang: str) -> str:
     """An open conflict over a value: each value with the sources giving it («8848 м (atlas_a), 8850 м (atlas_b)»)."""
     d = answer.data
     items = ", ".join(
-        f"{_number(str(v), lang)} {_unit(unit, d['attribute'], lang, v)}".strip() + f" ({', '.join(srcs)})"
-        for v, unit, srcs in d["sides"]
+        _quantity(str(v), unit, d["attribute"], lang) + f" ({', '.join(srcs)})" for v, unit, srcs in d["sides"]
     )
     a = _label(answer, d["attribute"])
     return _T[lang]["disagree_value"].format(a=a, x=_label(answer, d["subject"]), items=items)
+
+
+def _quantity(value: str, unit: str, attribute: str, lang: str) -> str:
+    """A number and its unit as the answer's language says them («3 года», "6 weeks", «1,5 л»)."""
+    said = _unit(unit, attribute, lang, value)
+    if lang == "en" and said in _EN_UNIT_WORDS and _as_number(value) not in (1.0, -1.0):
+        said += "s"  # "6 week" is "6 weeks"
+    return f"{_number(value, lang)} {said}".strip()
+
+
+_EN_UNIT_WORDS = frozenset({"year", "month", "week", "day", "hour", "minute", "second"})
+
+
+def _stated(text: str, attribute: str, lang: str) -> str:
+    """A stored value as "number unit" text ("3 year") said as `_quantity` says it; other text as it is."""
+    number, _, unit = text.strip().partition(" ")
+    return _quantity(number, unit, attribute, lang) if re.fullmatch(r"[+\-−]?[\d.,]+", number) else text
 
 
 def _value(answer: Answer, lang: str) -> str:
@@ -553,7 +582,7 @@ def _value(answer: Answer, lang: str) -> str:
     t = _T[lang]
     if d.get("sides"):
         return _disagree_value(answer, lang)
-    shown = f"{_number(str(d['value']), lang)} {_unit(d.get('unit') or '', d['attribute'], lang, d['value'])}".strip()
+    shown = _quantity(str(d["value"]), d.get("unit") or "", d["attribute"], lang)
     x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
     if d.get("holder") and d["holder"] != d["subject"]:
         return t["inherited_value"].format(
@@ -566,7 +595,7 @@ def _value_check(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
     x, a = _label(answer, d["subject"]), _label(answer, d["attribute"])
-    claimed, stated = str(d["value"]), str(d.get("stated") or "")
+    claimed, stated = str(d["value"]), _stated(str(d.get("stated") or ""), d["attribute"], lang)
     outcome = d["outcome"]
     statement = _uncap(t["value"].format(a=a, x=x, v=claimed), lang).rstrip(".")
     if outcome == "unknown":
@@ -599,6 +628,22 @@ def _no_value(answer: Answer, lang: str) -> str:
     if d.get("wh"):
         return t["dont_know_wh"].format(q=answer.question.strip().rstrip("?").strip(), checked=checked)
     return t["dont_know_value"].format(a=a, x=_label(answer, d["subject"]), checked=checked)
+
+
+def _ambiguous_relation(answer: Answer, lang: str) -> str:
+    """Each reading of a tied relation phrase with what it would answer: «„создана“ (created_by): Алиса»."""
+    t = _T[lang]
+    outcomes = dict(pair.split("=") for pair in t["outcomes"].split(";"))
+    options = answer.data["options"]
+    labels = [_said(answer, p) or p.replace("_", " ") for p, _, _ in options]
+    items = []
+    for (p, outcome, ends), label in zip(options, labels, strict=True):
+        name = f"«{label}»" if lang == "ru" else f"'{label}'"
+        if labels.count(label) > 1:
+            name += f" ({p})"
+        said = ", ".join(_label(answer, c) for c in ends) if ends else outcomes.get(outcome, outcome)
+        items.append(f"{name}: {said}")
+    return t["ambiguous_relation"].format(y="; ".join(items))
 
 
 def _count(answer: Answer, lang: str) -> str:
@@ -716,6 +761,7 @@ def _no_analogy(answer: Answer, lang: str) -> str:
 _BODIES: dict[str, Any] = {
     "define": _define,
     "check": _check,
+    "ambiguous_relation": _ambiguous_relation,
     "causal_path": _causal_path,
     "causes": _causal_list,
     "effects": _causal_list,

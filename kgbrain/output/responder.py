@@ -193,8 +193,10 @@ class Responder:
         confidence = result.confidence
         refs = self.cited(result)
         sources = cite(refs, lang)
-        if result.decision.action is ActionType.RESPOND_DIRECT:
-            return [content, sources]
+        h = result.selected
+        answer = result.reply or (h.payload if h is not None and hasattr(h.payload, "data") else None) or result.answer
+        if result.decision.action is ActionType.RESPOND_DIRECT or _conflicting(answer):
+            return [content, sources]  # "the sources disagree" is said plainly: no hedge makes it likelier
         hedged = _hedge(content, confidence, lang)
         if confidence > MEDIUM_CONFIDENCE:
             return [hedged, t["confidence"].format(p=confidence), sources]
@@ -203,10 +205,8 @@ class Responder:
 
     def _clarify(self, result: CognitiveResult) -> str:
         """The clarifying question: the reasoner's own words for an unknown name, else the loop's question."""
-        answer = result.answer or next(
-            (a for a in result.answers if a.data.get("kind") in ("unknown_concept", "ambiguous")), None
-        )
-        if answer is not None and answer.data.get("kind") in ("unknown_concept", "ambiguous"):
+        answer = result.answer or next((a for a in result.answers if a.data.get("kind") in _CLARIFYING), None)
+        if answer is not None and answer.data.get("kind") in _CLARIFYING:
             return body(answer)
         lang = _lang(result)
         asked = result.clarification
@@ -259,8 +259,14 @@ _OWN_WORDS: dict[ActionType, Any] = {
     ActionType.REFUSE: frozenset(
         {"no_answer", "no_value", "no_norm", "no_analogy", "no_comparison", "check", "value_check"}
     ),
-    ActionType.ASK_CLARIFICATION: frozenset({"unknown_concept", "not_understood", "ambiguous"}),
+    ActionType.ASK_CLARIFICATION: frozenset({"unknown_concept", "not_understood", "ambiguous", "ambiguous_relation"}),
 }
+# The reasoner answers whose own words are the clarifying question (a name or a relation phrase that is unclear).
+_CLARIFYING = ("unknown_concept", "ambiguous", "ambiguous_relation")
+
+
+def _conflicting(answer: Any) -> bool:
+    return str(getattr(getattr(answer, "outcome", None), "value", "")) == "conflicting"
 
 
 def _kind(answer: Any) -> str:

@@ -41,7 +41,19 @@ _DONE = re.compile(
     r"|\b(?:i\s+(?:have\s+)?(?:saved|stored|updated|deleted|corrected|recorded)|(?:has|have)\s+been\s+(?:saved|stored|updated|deleted))\b"
 )
 _SOURCES_TAIL = re.compile(r"(?:Источники|Sources):.*$", re.DOTALL)
-_LOW_MARKERS = ("я не уверен", "не уверен", "возможно", "вероятно", "i'm not sure", "perhaps", "probably", "presumably")
+# An answer saying its sources disagree already states its uncertainty: no hedge is put before it.
+_LOW_MARKERS: tuple[str, ...] = (
+    "я не уверен",
+    "не уверен",
+    "возможно",
+    "вероятно",
+    "i'm not sure",
+    "perhaps",
+    "probably",
+    "presumably",
+    "источники расходятся",
+    "the sources disagree",
+)
 
 
 @dataclass(frozen=True, slots=True)

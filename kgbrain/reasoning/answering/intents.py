@@ -29,6 +29,7 @@ from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.views.evidence_rows import Evidence
 from kgbrain.reasoning.views.graph import FactGraph
 from kgbrain.reasoning.views.hierarchy import Hierarchy
+from kgbrain.reasoning.views.predicates import PredicateTable
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import facts_by_id
 
@@ -52,6 +53,10 @@ class Reasoning(Protocol):
 
     def hierarchy(self) -> Hierarchy:
         """The is_a/instance_of mirror."""
+        ...
+
+    def predicates(self) -> PredicateTable:
+        """The predicate declarations (functional, inheritable, ...)."""
         ...
 
     def decide(self, claims: Sequence[Claim]) -> list[Check]:
@@ -503,12 +508,19 @@ def _wh_facts(r: Reasoning, q: Question) -> Answer:
     """ "Who named the synapse?": the stated facts with the asked predicate fill the question's variable."""
     target = q.concepts[-1]
     predicates = wh_predicates(q.verb, q.language, r.graph())
-    g = r.graph()
-    facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
-    facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
-    if q.among:  # "Which grape varieties grow in Mosel?": the other end must be one of the class
-        members = _descendants(r.hierarchy(), q.among) | {q.among}
-        facts = [e for e in facts if (e.subject if e.object == target else e.object) in members]
+    facts = _wh_found(r, q, target, predicates)
+    if q.tied:
+        # The phrase names several predicates equally well: one that answers is the reading; two that answer
+        # differently are a clarification, each with its answer.
+        found = {p: _wh_found(r, q, target, {p}) for p in q.tied}
+        answered = {p: sorted({e.subject if e.object == target else e.object for e in fs}) for p, fs in found.items()}
+        answered = {p: ends for p, ends in answered.items() if ends}
+        if len({tuple(ends) for ends in answered.values()}) > 1:
+            ends = [c for cs in answered.values() for c in cs]
+            return _tied(r, q, [[p, "", cs] for p, cs in answered.items()], (target,), ids=ends)
+        if answered:
+            predicates = set(answered)
+            facts = [e for p in answered for e in found[p]]
     if not facts:
         data = {
             "kind": "no_value",
@@ -529,6 +541,58 @@ def _wh_facts(r: Reasoning, q: Question) -> Answer:
     ids = [c for e in facts for c in (e.subject, e.object)]
     return finish(
         r.store, q, Mode.ASSOCIATIVE, max(e.confidence for e in facts), Trace(steps), data, (target,), ids=ids
+    )
+
+
+def _tied_check(r: Reasoning, q: Question, s: str, o: str, predicate: str) -> Check | Answer:
+    """The one decision of a yes/no question whose phrase names several predicates equally well, when they all
+    decide it alike; else the clarification listing each reading with its outcome."""
+    checks = r.decide([Claim(s, p, o) for p in q.tied])
+    if len({c.outcome for c in checks}) > 1:
+        return _tied(r, q, [[c.predicate, c.outcome.value, []] for c in checks], (s, o))
+    return next((c for c in checks if c.predicate == predicate), checks[0])
+
+
+def _wh_found(r: Reasoning, q: Question, target: str, predicates: set[str]) -> list[Evidence]:
+    """The active stated facts of `predicates` at `target`, either way round, the other end in `q.among`."""
+    g = r.graph()
+    facts = [e for e in g.out(target) if e.predicate in predicates and e.polarity and e.active]
+    facts += [e for e in g.into(target) if e.predicate in predicates and e.polarity and e.active]
+    if not facts and target in g.index:
+        # "Where do drones live?": what the nearest class stating it says holds for its members (the
+        # inheritance `verify` applies to the same statement)
+        table = r.predicates()
+        inherited = {p for p in predicates if table.get(p).inheritable}
+        ancestors = r.hierarchy().ancestors(target)
+        for holder in sorted(ancestors, key=lambda a: (ancestors[a], a)) if inherited else ():
+            facts = [e for e in g.out(holder) if e.predicate in inherited and e.polarity and e.active]
+            if facts:
+                break
+    if q.among:  # "Which grape varieties grow in Mosel?": the other end must be one of the class
+        members = _descendants(r.hierarchy(), q.among) | {q.among}
+        facts = [e for e in facts if (e.subject if e.object == target else e.object) in members]
+    return facts
+
+
+def _tied(
+    r: Reasoning, q: Question, options: list[list[Any]], concepts: tuple[str, ...], ids: Sequence[str] = ()
+) -> Answer:
+    """A clarification: the question's relation phrase names these predicates equally well and they answer it
+    differently (options: [predicate, outcome, answers]); never one of them picked silently."""
+    data = {"kind": "ambiguous_relation", "options": options, "predicates": [o[0] for o in options]}
+    # RULE link.ambiguous: a name (here a relation phrase) that means several things gets a clarification
+    step = Step(R.LINK_AMBIGUOUS, f"ambiguous relation phrase: {', '.join(o[0] for o in options)}")
+    return finish(
+        r.store,
+        q,
+        Mode.ASSOCIATIVE,
+        0.0,
+        Trace((step,)),
+        data,
+        concepts,
+        suggestions=tuple(o[0] for o in options),
+        action="ask_clarification",
+        ids=list(ids),
     )
 
 
@@ -648,6 +712,11 @@ def _yes_no(r: Reasoning, q: Question) -> Answer:
         checks = r.decide([Claim(s, q.verb, o), Claim(s, predicate, o)])
         check = next((c for c in checks if c.outcome is not Outcome.UNKNOWN), checks[-1])
         predicate = check.predicate
+    elif q.tied:
+        decided = _tied_check(r, q, s, o, predicate)
+        if isinstance(decided, Answer):
+            return decided
+        check, predicate = decided, decided.predicate
     else:
         check = r.decide([Claim(s, predicate, o)])[0]
     claimed = predicate

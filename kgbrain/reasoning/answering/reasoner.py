@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from kgbrain.errors import AmbiguousConcept, InputError
+from kgbrain.errors import AmbiguousConcept, AmbiguousRelation, InputError
 from kgbrain.language import detect_language
 from kgbrain.memory.linking import Linker
 from kgbrain.memory.persisted import code_key, data_key, load_or_build
@@ -37,7 +37,7 @@ from kgbrain.reasoning.modes.deductive import Claim, Deducer
 from kgbrain.reasoning.nlu.lexicon import BROADER, KbLexicon
 from kgbrain.reasoning.nlu.question import Intent, Question, parse_question
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
-from kgbrain.reasoning.nlu.understanding import link_attribute, read_claim, understand
+from kgbrain.reasoning.nlu.understanding import claim_ties, link_attribute, read_claim, understand
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import uncertainty_level
 from kgbrain.reasoning.views.cache_files import read_cache
@@ -328,6 +328,11 @@ class Reasoner:
                 "'X вызывает Y'), or give subject/predicate/object"
             )
         subject, predicate, obj, stated = found
+        tied = claim_ties(self, sentence, detect_language(sentence), predicate)
+        if tied:  # read as the question is read: readings that decide it differently are not picked between
+            checks = self.decide([Claim(subject, p, obj, stated == polarity) for p in tied])
+            if len({c.outcome for c in checks}) > 1:
+                raise AmbiguousRelation(sentence, tied)
         return Claim(subject, predicate, obj, stated == polarity)
 
     def decide(self, claims: Sequence[Claim]) -> list[Check]:

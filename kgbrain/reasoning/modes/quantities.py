@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from kgbrain.language import unit_of_word
+
 # Unit symbols written in Cyrillic, as Russian texts write them ("-70 мВ", "120 м/с"), to pint's symbols.
 _RU_UNITS = {
     "В": "V", "мВ": "mV", "кВ": "kV", "мкВ": "uV", "А": "A", "мА": "mA", "мкА": "uA", "Вт": "W", "кВт": "kW",
@@ -76,8 +78,9 @@ def compare(stored: str, claimed: str) -> Comparison:
 
 
 def _latin_unit(unit: str) -> str:
-    """ "мВ" -> "mV", "м/с" -> "m/s"; a Cyrillic word that is no unit symbol is kept (pint will name it)."""
-    return _CYRILLIC_UNIT.sub(lambda m: _RU_UNITS.get(m.group(0), m.group(0)), unit)
+    """ "мВ" -> "mV", "м/с" -> "m/s", a unit word in any form -> its unit («года» -> year); another Cyrillic word
+    is kept (pint will name it)."""
+    return _CYRILLIC_UNIT.sub(lambda m: _RU_UNITS.get(m.group(0)) or unit_of_word(m.group(0)) or m.group(0), unit)
 
 
 def _close(x: float, y: float) -> bool:

@@ -74,6 +74,7 @@ class Question:
     unresolved: tuple[str, ...] = ()
     linked: bool = False  # set by Reasoner.understand
     among: str = ""  # a wh-question's class: "Which grape varieties grow in Mosel?" answers grape varieties only
+    tied: tuple[str, ...] = ()  # predicates its relation phrase names equally well (a clarification if they differ)
 
     def with_links(self, intent: Intent, concepts: tuple[str, ...], unresolved: tuple[str, ...]) -> Question:
         """This question with its intent refined and its slots linked."""
@@ -115,6 +116,8 @@ _PATTERNS: tuple[tuple[Intent, str], ...] = (
     ),
     (Intent.CAUSAL, r"^(?P<v>привод(?:ит|ят)|вед(?:ёт|ет|ут))\s+ли\s+(?P<s>.+?)\s+к\s+(?P<o>.+)$"),
     (Intent.HAS, r"^(?:есть\s+ли\s+у|имеет\s+ли)\s+(?P<s>.+?)\s+(?P<o>\S+(?:\s+\S+)?)$"),
+    # «Есть ли жало у рабочей пчелы?»: the thing had before its holder
+    (Intent.HAS, r"^есть\s+ли\s+(?P<o>.+?)\s+у\s+(?P<s>.+)$"),
     (Intent.HAS, r"^(?:содержит\s+ли|содержат\s+ли)\s+(?P<s>.+?)\s+(?P<o>\S+(?:\s+\S+)?)$"),
     (Intent.CAN, r"^(?:может\s+ли|могут\s+ли|способ[енна]+\s+ли)\s+(?P<s>.+?)\s+(?P<o>\S+(?:\s+\S+)?)$"),
     (Intent.CAUSES, r"^(?:что|кто)\s+(?:вызывает|вызывают|приводит\s+к|является\s+причиной)\s+(?P<s>.+)$"),

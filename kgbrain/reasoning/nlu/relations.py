@@ -110,6 +110,13 @@ class Reading:
     match: RelationMatch | None
     tied: tuple[str, ...] = ()  # predicates that explain the phrase as well as the chosen one
 
+    @property
+    def options(self) -> tuple[str, ...]:
+        """Every predicate the phrase names equally well, the chosen one first; () when there is only one."""
+        if not self.tied or self.match is None:
+            return ()
+        return (self.match.predicate, *self.tied)
+
 
 @dataclass(frozen=True, slots=True)
 class _Opening:
@@ -221,14 +228,18 @@ def _read(
         return None
     relations = frozenset(r.graph().pred_names)
     matches = lexicon.match(phrase, only=relations if yes_no and len(concepts) >= 2 else None)
-    if wh & _WHERE:
-        matches = sorted(matches, key=lambda m: (-(m.score + 0.6 * m.predicate.endswith(_PLACE_ENDS)), m.predicate))
+    where = bool(wh & _WHERE)
+
+    def rank(m: RelationMatch) -> float:
+        return round(m.score + (0.6 if where and m.predicate.endswith(_PLACE_ENDS) else 0.0), 6)
+
+    matches = sorted(matches, key=lambda m: (-rank(m), m.predicate))
     if not matches:
         return None
     best = matches[0]
     if any(i not in best.explained and not _filler(w) for i, w in enumerate(phrase[:said])):
         return None  # a word no name explains: the question asks something else
-    tied = tuple(m.predicate for m in matches[1:] if abs(m.score - best.score) < 1e-9 and m.explained == best.explained)
+    tied = tuple(m.predicate for m in matches[1:] if rank(m) == rank(best) and m.explained == best.explained)
     read = _question_of(r, q, concepts, best.predicate, yes_no, relations)
     return Reading(read, best, tied) if read is not None else None
 

@@ -158,7 +158,9 @@ def understand(r: ConceptLinks, q: Question) -> Question:
 
         reading = read_relation(r, r.vocabulary(), q)
         if reading is not None:
-            return reading.question
+            return replace(reading.question, tied=reading.options)
+    if found.intent in (Intent.DOES, Intent.WH) and found.concepts and not found.unresolved:
+        return replace(found, tied=_ties(r, q, found))
     if found.intent is Intent.UNKNOWN and found.concepts and not found.unresolved:
         # "Where does cod spawn?": say which words were not understood, not only that the question was not
         rest = " ".join(w for w in _uncovered(q.text, r.linker.mentions(q.text)).split() if w not in _WH_WORDS)
@@ -294,6 +296,10 @@ def _understand_pair(r: ConceptLinks, q: Question) -> Question:
         concepts = tuple(dict.fromkeys([*concepts, *(c for c in leftovers.found if c)]))
     if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
         intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
+    declared = r.predicates().declared
+    if not missing and intent is Intent.IS_A and any(c in declared for c in concepts):
+        # «Создана ли Акме Алисой?»: a slot naming a predicate is a relation phrase, not a class (read again)
+        missing = tuple(text for text, c in zip((q.subject, q.object), (s, o), strict=True) if c in declared)
     return q.with_links(intent, concepts, missing)
 
 
@@ -325,6 +331,29 @@ def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tupl
         if found is not None:
             return found
     return None
+
+
+def _ties(r: ConceptLinks, q: Question, found: Question) -> tuple[str, ...]:
+    """The predicates the question's relation phrase names as well as the one its verb was read as ("made":
+    made_by, and created_by whose alias is "made by"); () when none ties with it."""
+    from kgbrain.reasoning.nlu.relations import read_relation
+
+    reading = read_relation(r, r.vocabulary(), q)
+    if reading is None or not reading.tied or set(reading.question.concepts) != set(found.concepts):
+        return ()
+    chosen = wh_predicates(found.verb, found.language, r.graph())
+    return reading.options if chosen and chosen <= set(reading.options) else ()
+
+
+def claim_ties(r: ConceptLinks, sentence: str, language: str, predicate: str) -> tuple[str, ...]:
+    """The predicates a claim sentence's relation phrase names as well as `predicate` (read_claim's), or ()."""
+    from kgbrain.reasoning.nlu.relations import read_relation
+
+    q = Question(sentence, language, Intent.UNKNOWN, subject=sentence)
+    reading = read_relation(r, r.vocabulary(), q, claim=True)
+    if reading is None or predicate not in reading.options:
+        return ()
+    return reading.options if len(reading.options) > 1 else ()
 
 
 def read_claim(r: ConceptLinks, sentence: str, language: str) -> tuple[str, str, str, bool] | None:

@@ -82,6 +82,9 @@ def fact_table(rows: list[tuple[str, str]], predicate: str, confs: list[float], 
             "loaded_at": pa.array([now] * n, pa.timestamp("us")),
             "status": pa.array(["active"] * n, pa.string()),
             "lang": pa.array([None] * n, pa.string()),
+            # every fact table has these since schema 5 (the delta tables of schema 8 were made with them)
+            "valid_from": pa.array([None] * n, pa.timestamp("us")),
+            "valid_to": pa.array([None] * n, pa.timestamp("us")),
         }
     )
 

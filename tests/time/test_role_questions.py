@@ -116,15 +116,20 @@ def test_who_held_the_role_in_a_year(brain: Brain, company: str, year: int) -> N
 
 @pytest.mark.parametrize("year", [2008, 2015, 2021])
 def test_role_claims_are_decided_as_of_the_time(brain: Brain, year: int) -> None:
-    claims = [
-        {"id": f"{c}-{p}-{lang}", "text": text}
-        for c, p, _, _ in TERMS_HELD
-        for lang, text in (("en", f"{_en(p)} is the director of {_en(c)}"), ("ru", f"{_ru(p)} — директор {_ru(c)}"))
-    ]
+    claims = [{"id": f"{c}-{p}-{lang}", "text": text} for c, p, _, _ in TERMS_HELD for lang, text in _forms(c, p)]
     got = {v.id: v.verdict.value for v in brain.at(str(year)).verify(claims)}
     for c, p, _, _ in TERMS_HELD:
         expected = "SUPPORTED" if _director(c, year) == p else "REFUTED"  # director: one value at a time
-        assert got[f"{c}-{p}-en"] == got[f"{c}-{p}-ru"] == expected, (c, p, year)
+        assert {got[f"{c}-{p}-{lang}"] for lang, _ in _forms(c, p)} == {expected}, (c, p, year)
+        report = brain.at(str(year)).check_answer(f"The director of {_en(c)} is {_en(p)}.")
+        assert [k.verdict for k in report.claims] == ["supported" if expected == "SUPPORTED" else "contradicted"]
+
+
+def _forms(c: str, p: str) -> list[tuple[str, str]]:
+    """A role claim in the four ways it is said (value order and role order, RU and EN)."""
+    return [("en", f"{_en(p)} is the director of {_en(c)}"), ("ru", f"{_ru(p)} — директор {_ru(c)}"),
+            ("en-value", f"The director of {_en(c)} is {_en(p)}"),
+            ("ru-value", f"Директор {_ru(c)} — {_ru(p)}")]  # fmt: skip
 
 
 def test_a_class_question_with_of_stays_a_class_question(demo_db: Path) -> None:

@@ -294,6 +294,10 @@ class Reasoner:
                 raise AmbiguousConcept(name, [self.linker.describe(c) for c in candidates])
         s = linked.get(subject)
         o = linked.get(obj)
+        if s is None and predicate in HIERARCHY:  # "The director of Acme is Petrov": a role, not a class
+            read = read_claim(self, f"{subject} {obj}", detect_language(f"{subject} {obj}"))
+            if read is not None:
+                return Claim(read[0], read[1], read[2], read[3] == polarity)
         if s is None:
             return _unknown_check(subject, predicate, obj, polarity, subject, self.linker.suggest(subject))
         if o is None and predicate in HIERARCHY:

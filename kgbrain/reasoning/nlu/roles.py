@@ -1,4 +1,5 @@
-"""Role questions and claims: "Is X the P of Y?", «Является ли X P Y?», «X — P Y?», "X is the P of Y".
+"""Role questions and claims: "Is X the P of Y?", «Является ли X P Y?», «X — P Y?», "X is the P of Y", "The P of Y
+is X", «P Y — X».
 
 A relation named by a noun ("director", «директор», "capital") says what X is *to* Y: "Petrov is the director of
 Acme" states the fact `acme director petrov`, the reverse of the order its words come in (a verb keeps the order:
@@ -34,22 +35,33 @@ def read_role(r: ConceptLinks, q: Question) -> Question | None:
     if len(mentions) != 2:
         return None
     x, y = mentions
-    between = tokens[x.end : y.start]
-    while between and between[-1] in _ARTICLES:  # "the director of the Novograd Transport Authority"
-        between = between[:-1]
-    if q.language == "en":
-        if len(between) < 2 or between[-1] != "of":
+    # "X is the P of Y" (the role's name between the two), or "The P of X is Y" (before both)
+    if all(w in _FRAME for w in tokens[x.end : y.start]):
+        predicate, holder, held = _role(r, q.language, tokens[: x.start]), x.concept, y.concept
+    else:
+        predicate, holder, held = _role(r, q.language, tokens[x.end : y.start]), y.concept, x.concept
+    if predicate is None:
+        return None
+    read = replace(q, intent=Intent.DOES, verb=predicate, subject="", object="")
+    return read.with_links(Intent.DOES, (holder, held), ())
+
+
+def _role(r: ConceptLinks, language: str, said: list[str]) -> str | None:
+    """The stored relation the words before a holder name as a role ("the director of", «директором»), or None."""
+    while said and said[-1] in _ARTICLES:  # "the director of the Novograd Transport Authority"
+        said = said[:-1]
+    if language == "en":
+        if len(said) < 2 or said[-1] != "of":
             return None
-        between = between[:-1]
-    named = [w for w in between if w not in _FRAME]
-    if not named or (q.language == "ru" and not _noun(named[-1])):
+        said = said[:-1]
+    named = [w for w in said if w not in _FRAME]
+    if not named or (language == "ru" and not _noun(named[-1])):
         return None
     relations = frozenset(p for p in r.graph().pred_names if p not in CORE_INHERITABLE)
     matches = r.vocabulary().match(named, only=relations)
     if not matches or len(matches[0].explained) < len(named):
         return None
-    read = replace(q, intent=Intent.DOES, verb=matches[0].predicate, subject="", object="")
-    return read.with_links(Intent.DOES, (y.concept, x.concept), ())
+    return matches[0].predicate
 
 
 def _noun(word: str) -> bool:

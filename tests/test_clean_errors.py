@@ -155,6 +155,27 @@ def test_a_lone_surrogate_in_an_ontology_is_refused(kb: Path, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
+    ("name", "content"),
+    [  # a NUL in a name: the service refuses it at its boundary, so a file must not bring it in (blind attack E16)
+        ("f.csv", b"subject,predicate,object\natk_n\x00ul,is_a,neuron\n"),
+        ("f.tsv", b"subject\tpredicate\tobject\nneuron\tis_a\tce\x00ll\n"),
+        ("f.jsonl", b'{"subject": "a\\u0000b", "predicate": "is_a", "object": "neuron"}\n'),
+        ("f.jsonl", b'{"subject": "a", "predicate": "label", "value": "x\\u0000", "lang": "en"}\n'),
+        ("f.nt", b'<http://x/a> <http://www.w3.org/2000/01/rdf-schema#label> "a\\u0000b" .\n'),
+    ],
+)
+def test_a_nul_in_any_text_is_refused_naming_the_file(kb: Path, tmp_path: Path, name: str, content: bytes) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    before = export_of(kb)
+    code, _, err = run(kb, "load", str(path))
+    assert code == 2, err
+    assert name in one_error(err)
+    assert "NUL" in err
+    assert export_of(kb) == before
+
+
+@pytest.mark.parametrize(
     ("name", "content", "problem"),
     [  # (a message of several lines, a RecursionError, a zlib.error: each once a traceback or two lines)
         ("bad.nq", b"<http:<//x/a> <http://x/p> <http://x/b> <http://x/g> .\n", "cannot parse as nquads: Invalid line"),

@@ -322,12 +322,13 @@ _TEXT_COLUMNS = ("subject", "object", "lexical", "datatype", "unit", "value_lang
 
 
 def check_text(batch: LoadBatch) -> None:
-    """Refuse text that is not valid Unicode (a lone surrogate from a `\\uD800` escape): Kùzu cannot take it.
+    """Refuse text that is not valid Unicode (a lone surrogate from a `\\uD800` escape: Kùzu cannot take it), a NUL, and
+    any text too long.
 
     One join per column keeps this cheap on a million facts; the slow search runs only on a failure.
 
     Raises:
-        InputError: some text of the batch holds a lone surrogate.
+        InputError: some text of the batch holds a lone surrogate or a NUL, or is too long.
     """
     # Arrow columns need no check: Arrow's readers refuse invalid UTF-8 (and JSON's lone surrogate escapes).
     columns: dict[str, list[Any]] = {
@@ -336,15 +337,36 @@ def check_text(batch: LoadBatch) -> None:
     columns["name"] = [a.concept for a in batch.annotations] + [a.text for a in batch.annotations]
     columns["declaration"] = [d.predicate for d in batch.declarations] + [d.value for d in batch.declarations]
     columns["source"] = columns.get("source", []) + list(batch.source_trust)
+    for name in _TEXT_COLUMNS:
+        arrow = getattr(batch.facts, name)
+        if not isinstance(arrow, list) and arrow is not None and (where := _nul_at(arrow)) is not None:
+            raise InputError(f"{batch.file}: fact {where}: field {name!r}: contains a NUL character")
     for name, values in columns.items():
         _check_lengths(batch.file, name, values)
+        joined = "\x1f".join(v for v in values if isinstance(v, str))
+        if "\x00" in joined:  # (the service refuses a NUL at its boundary; a file must not bring one in either)
+            where = next(n for n, v in enumerate(values, start=1) if isinstance(v, str) and "\x00" in v)
+            raise InputError(f"{batch.file}: fact {where}: field {name!r}: contains a NUL character")
         try:
-            "\x1f".join(v for v in values if v is not None).encode("utf-8")
+            joined.encode("utf-8")
         except UnicodeEncodeError:
             bad = next(v for v in values if v is not None and _bad_unicode(v))
             raise InputError(
                 f"{batch.file}: field {name!r}: text with a lone surrogate ({bad.encode('utf-8', 'replace')[:60]!r})"
             ) from None
+
+
+def _nul_at(values: pa.Array | pa.ChunkedArray) -> int | None:
+    """The 1-based position of the first text holding a NUL in an Arrow column, if any."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
+        return None
+    found = pc.match_substring(values, "\x00")
+    if not pc.any(found).as_py():
+        return None
+    return int(pc.index(found, True).as_py()) + 1
 
 
 def _check_lengths(file: str, name: str, values: list[Any]) -> None:

@@ -52,3 +52,19 @@ def test_intervals_round_trip_through_export_and_load(tmp_path: Path) -> None:
     with Brain.open(tmp_path / "c.kuzu") as brain:
         brain.load([tmp_path / "dump"])
         assert _export(brain) == exported
+
+
+def test_rdf_dates_load_as_attribute_values_not_intervals(tmp_path: Path) -> None:
+    # README "From RDF: not yet": what an ontology's start and end dates become today.
+    ttl = tmp_path / "roles.ttl"
+    ttl.write_text(
+        "@prefix schema: <https://schema.org/> .\n@prefix dbo: <http://dbpedia.org/ontology/> .\n"
+        "@prefix ex: <http://example.org/> .\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        'ex:role1 schema:startDate "2013-01-01"^^xsd:date ; schema:endDate "2018-12-31"^^xsd:date .\n'
+        'ex:petrov dbo:activeYearsStartYear "1990"^^xsd:gYear .\n',
+        encoding="utf-8",
+    )
+    with Brain.open(tmp_path / "kb.kuzu") as brain:
+        brain.load([ttl])
+        assert set(brain.stats().predicates) == {"start_date", "end_date", "active_years_start_year"}
+        assert all("valid_from" not in r and "valid_to" not in r for r in _export(brain))

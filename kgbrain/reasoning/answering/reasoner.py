@@ -332,12 +332,14 @@ class Reasoner:
                 "'X вызывает Y'), or give subject/predicate/object"
             )
         subject, predicate, obj, stated = found
+        # "Tin melts at 232 °C" reads an attribute (a declared predicate no relation uses): its object is a value
+        literal = predicate in self.predicates().declared and predicate not in self.graph().pred_names
         tied = claim_ties(self, sentence, detect_language(sentence), predicate)
         if tied:  # read as the question is read: readings that decide it differently are not picked between
-            checks = self.decide([Claim(subject, p, obj, stated == polarity) for p in tied])
+            checks = self.decide([Claim(subject, p, obj, stated == polarity, literal) for p in tied])
             if len({c.outcome for c in checks}) > 1:
                 raise AmbiguousRelation(sentence, tied)
-        return Claim(subject, predicate, obj, stated == polarity)
+        return Claim(subject, predicate, obj, stated == polarity, literal)
 
     def decide(self, claims: Sequence[Claim]) -> list[Check]:
         """THE semantics of a statement about linked concepts: `check`, `check_many` and `ask`'s yes/no

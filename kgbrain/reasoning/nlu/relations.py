@@ -160,7 +160,7 @@ def _opening(q: Question, claim: bool) -> _Opening | None:
     if not yes_no and not wh and not (q.language == "ru" and _ru_yes_no(text)):
         return None
     yes_no = yes_no or not wh
-    value = _QUANTITY.search(text) if yes_no and not claim else None
+    value = _QUANTITY.search(text) if yes_no else None
     if value is not None:  # "Does tin melt at 232 °C?": the phrase without the value, which is then checked
         tokens = words(text[: value.start()])
     return _Opening(tokens, yes_no, wh, (), value)

@@ -380,6 +380,9 @@ def read_claim(r: ConceptLinks, sentence: str, language: str) -> tuple[str, str,
     if reading is not None and reading.question.intent is Intent.DOES:
         read = reading.question
         return read.concepts[0], read.verb, read.concepts[-1], True
+    if reading is not None and reading.question.intent is Intent.VALUE_CHECK:  # "Tin melts at 232 °C"
+        read = reading.question
+        return read.concepts[0], read.concepts[1], read.object, True
     return None
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kgbrain.api import Brain
+from kgbrain.choices import VerdictKind
 from kgbrain.reasoning.nlu.question import Intent, parse_question
 from kgbrain.reasoning.results import Outcome
 
@@ -102,3 +103,21 @@ def test_a_verb_naming_no_attribute_is_still_not_understood(brain: Brain) -> Non
     assert a.outcome is None, a.text
     assert "glow" in a.text, a.text
     assert "isotopes" not in brain.ask("Сколько стабильных изотопов у олова?").text  # an English count noun
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "verdict", "draft"),
+    [
+        ("Does tin melt at 232 °C?", "Tin melts at 232 °C", VerdictKind.SUPPORTED, "supported"),
+        ("Does lead melt at 232 °C?", "Lead melts at 232 °C", VerdictKind.REFUTED, "contradicted"),
+        ("Плавится ли олово при 300 °C?", "Олово плавится при 300 °C", VerdictKind.REFUTED, "contradicted"),
+    ],
+)
+def test_the_claim_of_a_verb_with_a_value_is_decided_as_its_question(
+    brain: Brain, question: str, sentence: str, verdict: VerdictKind, draft: str
+) -> None:
+    answer = brain.ask(question)
+    (said,) = brain.verify([{"text": sentence}])
+    assert said.verdict is verdict, said.explanation
+    assert answer.outcome is (Outcome.SUPPORTED if verdict is VerdictKind.SUPPORTED else Outcome.REFUTED)
+    assert [c.verdict for c in brain.check_answer(sentence).claims] == [draft]

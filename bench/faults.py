@@ -36,6 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import faults_service  # noqa: E402  (bench/ is on the path when this runs as a script)
+
 from kgbrain.api import Brain  # noqa: E402
 from kgbrain.store.kuzu_store import WORK_SUFFIX  # noqa: E402
 from tests.ingest.kill_points import PHASES, kill_at, normalised, normalised_export  # noqa: E402
@@ -874,7 +876,7 @@ def progress(tallies: list[Tally]) -> list[Tally]:
     return tallies
 
 
-FAULT_GROUPS = ("kills", "verify", "disk", "read-only", "dev-full", "cache", "env")
+FAULT_GROUPS = ("kills", "verify", "disk", "read-only", "dev-full", "cache", "env", "service")
 
 
 def main() -> None:
@@ -906,7 +908,11 @@ def main() -> None:
                     results["faults"] += progress(step())
         if args.only != "faults":
             results["inputs"] = progress(inputs(root, args.mutations, args.timeout))
+        service = faults_service.run_all(root, args.timeout) if "service" in groups and args.only != "inputs" else []
     end = os.times()
+    if service:
+        print("\nService (bench/faults_service.py: a real `kgbrain serve` and stdio `kgbrain mcp`)")
+        faults_service.table(service)
     if results["faults"]:
         table("Faults", "survived", results["faults"])
     if results["inputs"]:

@@ -1,0 +1,332 @@
+"""The service cases of the fault campaign (issue #22): hostile requests to a real `kgbrain serve` and a real stdio
+`kgbrain mcp`, each timed, the server's peak RSS sampled, and /healthz's latency measured right after.
+
+A request is handled cleanly when the answer is a result or a JSON error `{"error": ...}` (MCP: a result or a
+short tool error), within the time budget, the server still alive and /healthz answering within 2 s.
+
+    python bench/faults_service.py [--timeout 120]     (also run by bench/faults.py as the "service" group)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kgbrain.api import Brain  # noqa: E402
+
+PY = sys.executable
+MB = "x" * 2**20
+HEALTH_BUDGET_S = 2.0
+
+
+@dataclass
+class Row:
+    channel: str
+    case: str
+    tried: int = 0
+    survived: int = 0
+    clean: int = 0
+    wall_s: float = 0.0
+    peak_mb: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+
+class Peak:
+    """Samples a process's RSS (with its children) every 50 ms until stopped."""
+
+    def __init__(self, pid: int) -> None:
+        self.proc = psutil.Process(pid)
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                rss = self.proc.memory_info().rss + sum(c.memory_info().rss for c in self.proc.children(True))
+                self.peak = max(self.peak, rss)
+            except psutil.Error:
+                return
+            time.sleep(0.05)
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return self.peak / 2**20
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def small_kb(folder: Path) -> Path:
+    db = folder / "kb.kuzu"
+    rows = [{"subject": f"n{i}", "predicate": "is_a", "object": f"k{i % 20}"} for i in range(2_000)]
+    rows += [{"subject": "neuron", "predicate": "is_a", "object": "cell"}]
+    rows += [{"subject": "neuron", "predicate": "has_note", "value": "v" * 9_000} for _ in range(1)]
+    path = folder / "base.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with Brain.open(db) as brain:
+        brain.load([path])
+    return db
+
+
+HTTP_CASES: list[tuple[str, str, str, Any, dict[str, str] | None]] = [
+    ("claim of 1 MB", "POST", "/v1/verify", {"claims": ["a neuron is a cell " + MB]}, None),
+    ("claim at the cap (1,000 chars)", "POST", "/v1/verify", {"claims": [("Neurons have DNA " * 60)[:1000]]}, None),
+    ("draft of 49,000 chars", "POST", "/v1/check-answer", {"draft": "Neurons are cells. " * 2578}, None),
+    (
+        "draft at the cap (10,000 chars)",
+        "POST",
+        "/v1/check-answer",
+        {"draft": ("Neurons are cells. " * 600)[:10000]},
+        None,
+    ),
+    (
+        "rule regex (a|aa)+$",
+        "POST",
+        "/v1/check-answer",
+        {
+            "draft": "a" * 40 + "b",
+            "rules": '[[rule]]\nid = "evil"\nviolation_patterns = ["(a|aa)+$"]\ncorrection = "x"\n',
+        },
+        None,
+    ),
+    ("value of 1 MB", "POST", "/v1/facts", {"facts": [{"subject": "a", "predicate": "has_note", "value": MB}]}, None),
+    ("JSON nested 100,000 deep", "POST", "/v1/ask", "[" * 100_000 + "]" * 100_000, None),
+    ("lone surrogate", "POST", "/v1/ask", '{"question": "Is a \\ud800 a cell?"}', None),
+    ("NUL in a question", "POST", "/v1/ask", '{"question": "Is a neuron\\u0000 a cell?"}', None),
+    ("load name of 300 chars", "POST", "/v1/load?name=" + "x" * 300 + ".jsonl", "{}", None),
+    ("limit=-1", "GET", "/v1/why?concept=neuron&limit=-1", None, None),
+    ("limit=1 on a 9,000-char value", "GET", "/v1/facts?concept=neuron&limit=1", None, None),
+    ("SPARQL nested 40 deep", "POST", "/v1/query", {"query": "SELECT ?x WHERE " + "{" * 40 + "}" * 40}, None),
+    ("cross-site text/plain write", "POST", "/v1/facts", "{}", {"content-type": "text/plain", "origin": "http://evil"}),
+    ("foreign Host", "GET", "/v1/stats", None, {"host": "evil.example"}),
+    ("body of 70 MB", "POST", "/v1/ask", "x" * (70 * 2**20), None),
+]
+
+
+def _http_case(base: str, server: subprocess.Popen[bytes], case: tuple[Any, ...], timeout: float) -> Row:
+    name, method, path, body, headers = case
+    row = Row("HTTP", name)
+    content = body if isinstance(body, str) else (json.dumps(body) if body is not None else None)
+    hdrs = {"content-type": "application/json", **(headers or {})}
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    try:
+        r = httpx.request(method, base + path, content=content, headers=hdrs, timeout=timeout)
+        status, text, ctype = r.status_code, r.text, r.headers.get("content-type", "")
+    except httpx.HTTPError as exc:
+        status, text, ctype = -1, str(exc), ""
+    row.wall_s = time.monotonic() - started
+    row.peak_mb = peak.stop()
+    row.tried = 1
+    alive = server.poll() is None
+    health = _health(base)
+    row.survived = int(alive and health is not None and health < HEALTH_BUDGET_S)
+    json_error = status >= 400 and ctype.startswith("application/json") and set(json.loads(text)) == {"error"}
+    ok = 0 < status < 400 or json_error
+    row.clean = int(row.survived and ok and row.wall_s < timeout and status != 500 and len(text) < 2_000_000)
+    if not row.clean:
+        row.failures.append(f"status {status}, {row.wall_s:.1f} s, healthz {health}: {text[:160]!r}")
+    return row
+
+
+def _health(base: str) -> float | None:
+    started = time.monotonic()
+    try:
+        ok = httpx.get(base + "/healthz", timeout=30).status_code == 200
+    except httpx.HTTPError:
+        return None
+    return time.monotonic() - started if ok else None
+
+
+def _timeout_case(base: str, server: subprocess.Popen[bytes], read_timeout: float) -> Row:
+    """A long read (200 claims at the cap) and /healthz and a question beside it."""
+    row = Row("HTTP", f"a 200-claim verify/one (--timeout {read_timeout:g} s) with /healthz and ask beside it")
+    claims = {"claims": [("Neurons have DNA and cells " * 40)[:1000] for _ in range(200)]}
+    done: dict[str, Any] = {}
+
+    def slow() -> None:
+        try:
+            done["status"] = httpx.post(base + "/v1/verify/one", json=claims, timeout=300).status_code
+        except httpx.HTTPError as exc:
+            done["status"] = str(exc)
+
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(0.3)
+    health = _health(base)
+    asked = time.monotonic()
+    ask = httpx.post(base + "/v1/ask", json={"question": "Is a neuron a cell?"}, timeout=300).status_code
+    ask_s = time.monotonic() - asked
+    thread.join()
+    row.wall_s = time.monotonic() - started
+    row.peak_mb = peak.stop()
+    row.tried = 1
+    row.survived = int(server.poll() is None and health is not None and health < HEALTH_BUDGET_S)
+    row.clean = int(row.survived and ask == 200 and ask_s < 2 * read_timeout + 5)
+    row.case += f" (healthz {health if health is None else round(health, 2)} s, next ask {ask_s:.1f} s)"
+    if not row.clean:
+        row.failures.append(f"slow {done.get('status')}, ask {ask} after {ask_s:.1f} s, healthz {health}")
+    return row
+
+
+def http_rows(root: Path, timeout: float) -> list[Row]:
+    db = small_kb(root)
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    read_timeout = 3.0
+    command = [PY, "-m", "kgbrain", "--db", str(db), "serve", "--port", str(port), "--timeout", str(read_timeout)]
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:
+        try:
+            _wait(lambda: _health(base) is not None, 120)
+            rows = [_http_case(base, server, case, timeout) for case in HTTP_CASES]
+            rows.append(_timeout_case(base, server, read_timeout))
+        finally:
+            server.terminate()
+            server.wait(60)
+    return rows
+
+
+def _wait(ready: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server did not come up")
+        time.sleep(0.2)
+
+
+MCP_CASES: list[tuple[str, str, Any]] = [
+    ("claim of 1 MB", "verify_claims", {"claims": ["a neuron is a cell " + MB]}),
+    ("draft of 49,000 chars", "check_answer", {"draft": "Neurons are cells. " * 2578}),
+    ("remember a 1 MB value", "remember", {"facts": [{"subject": "a", "predicate": "has_note", "value": MB}]}),
+    ("arguments nested 100,000 deep", "ask", {"question": "[" * 100_000}),
+    ("recall limit=-1", "recall", {"concept": "neuron", "limit": -1}),
+    ("recall of a 9,000-char value", "recall", {"concept": "neuron", "limit": 200}),
+    ("forget an unknown id", "forget", {"fact_id": "f_nope"}),
+]
+
+
+def mcp_rows(root: Path, timeout: float) -> list[Row]:
+    (root / "mcp").mkdir()
+    db = small_kb(root / "mcp")
+    with subprocess.Popen(
+        [PY, "-m", "kgbrain", "--db", str(db), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as server:
+        try:
+            hello = {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            }
+            _rpc(server, {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}, 120)
+            assert server.stdin is not None
+            server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+            rows = [_mcp_case(server, n, case, timeout) for n, case in enumerate(MCP_CASES, start=1)]
+            raw = b'{"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {"name": "ask", "arguments": '
+            rows.append(
+                _mcp_case(server, 99, ("lone surrogate escape", "ask", raw + b'{"question": "\\ud800?"}}}'), timeout)
+            )
+        finally:
+            server.kill()
+    return rows
+
+
+def _rpc(server: subprocess.Popen[bytes], message: Any, timeout: float) -> dict[str, Any] | None:
+    assert server.stdin is not None
+    assert server.stdout is not None
+    server.stdin.write((message if isinstance(message, bytes) else json.dumps(message).encode()) + b"\n")
+    server.stdin.flush()
+    ready, _, _ = select.select([server.stdout], [], [], timeout)
+    return json.loads(server.stdout.readline()) if ready else None
+
+
+def _mcp_case(server: subprocess.Popen[bytes], n: int, case: tuple[str, str, Any], timeout: float) -> Row:
+    name, tool, args = case
+    row = Row("MCP stdio", name)
+    message = (
+        args
+        if isinstance(args, bytes)
+        else {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": tool, "arguments": args}}
+    )
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    reply = _rpc(server, message, timeout)
+    row.wall_s = time.monotonic() - started
+    row.peak_mb = peak.stop()
+    row.tried = 1
+    after = _rpc(
+        server,
+        {
+            "jsonrpc": "2.0",
+            "id": 1000 + n,
+            "method": "tools/call",
+            "params": {"name": "ask", "arguments": {"question": "Is a neuron a cell?"}},
+        },
+        60,
+    )
+    row.survived = int(server.poll() is None and after is not None)
+    size = len(json.dumps(reply)) if reply is not None else 0
+    row.clean = int(row.survived and reply is not None and size < 200_000)
+    if not row.clean:
+        row.failures.append(f"reply {json.dumps(reply)[:160] if reply else None}, {row.wall_s:.1f} s")
+    return row
+
+
+def table(rows: list[Row]) -> None:
+    print("\n| channel | case | tried | survived | clean | wall s | peak RSS MB |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r.channel} | {r.case} | {r.tried} | {r.survived} | {r.clean} | {r.wall_s:.2f} | {r.peak_mb:.0f} |")
+    total = (sum(r.tried for r in rows), sum(r.survived for r in rows), sum(r.clean for r in rows))
+    print(f"| **all** | | **{total[0]}** | **{total[1]}** | **{total[2]}** | | |")
+    for r in rows:
+        for f in r.failures:
+            print(f"- not clean: {r.channel} / {r.case}: {f}")
+
+
+def run_all(root: Path, timeout: float) -> list[Row]:
+    return http_rows(root, timeout) + mcp_rows(root, timeout)
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeout", type=float, default=120.0)
+    args = parser.parse_args()
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="faults-service-") as tmp:
+        rows = run_all(Path(tmp), args.timeout)
+    table(rows)
+    print(f"\n{time.monotonic() - started:.0f} s wall, load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -47,6 +47,9 @@ _WH_RU = frozenset(
     ]
 )
 _WHERE = frozenset({"where", "где", "куда", "откуда"})
+# Wh-words that ask for a thing of a kind named by the noun after them ("which plant", «какого растения»): that
+# noun says what the answer is and may name no concept; before a concept it is the class the answers belong to.
+_DETERMINERS = frozenset({"which", "what"} | {w for w in _WH_RU if w.startswith("как")})
 # A degree question asks for a measure ("How long does concrete take to cure?" the curing time, "How many wings does
 # a bee have?" the number of wings): the degree word is read as the measure's nouns, which may stay unexplained.
 _DEGREES = {
@@ -218,9 +221,7 @@ def _read(
     wh: set[str],
     hints: tuple[str, ...] = (),
 ) -> Reading | None:
-    covered = {i for m in mentions for i in range(m.start, m.end)}
-    light = _LIGHT if hints else frozenset()
-    phrase = [t for i, t in enumerate(tokens) if i not in covered and t and t not in _NOISE and t not in light]
+    phrase, free = _phrase(tokens, mentions, wh, _LIGHT if hints else frozenset())
     said = len(phrase)  # the words after it are what a wh-word implies: they may stay unexplained
     phrase += [h for w in sorted(wh) for h in _HINTS.get(w, ())] + list(hints)
     concepts = list(dict.fromkeys(m.concept for m in mentions))
@@ -237,15 +238,36 @@ def _read(
     if not matches:
         return None
     best = matches[0]
-    if any(i not in best.explained and not _filler(w) for i, w in enumerate(phrase[:said])):
+    if any(i not in best.explained and i not in free and not _filler(w) for i, w in enumerate(phrase[:said])):
         return None  # a word no name explains: the question asks something else
     tied = tuple(m.predicate for m in matches[1:] if rank(m) == rank(best) and m.explained == best.explained)
-    read = _question_of(r, q, concepts, best.predicate, yes_no, relations)
+    # "Which grape varieties grow in Mosel?": a class right after a determiner wh-word is what the answers are;
+    # «Из чего пчёлы делают прополис?»: the first concept is the verb's agent, and the answers are anything
+    classed = bool(mentions) and mentions[0].start > 0 and tokens[mentions[0].start - 1] in _DETERMINERS
+    read = _question_of(r, q, concepts, best.predicate, yes_no, relations, classed)
     return Reading(read, best, tied) if read is not None else None
 
 
+def _phrase(
+    tokens: list[str], mentions: list[Mention], wh: set[str], light: frozenset[str]
+) -> tuple[list[str], set[int]]:
+    """The words no mention covers, and the positions among them a wh-question leaves free to stay unexplained:
+    the wh-word and the kind a determiner asks for ("which plant", «какого растения»)."""
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    kind = {i + 1 for i, t in enumerate(tokens[:-1]) if t in wh and t in _DETERMINERS and i + 1 not in covered}
+    asked = {i for i, t in enumerate(tokens) if t in wh} | kind
+    kept = [i for i, t in enumerate(tokens) if i not in covered and t and t not in _NOISE and t not in light]
+    return [tokens[i] for i in kept], {k for k, i in enumerate(kept) if i in asked}
+
+
 def _question_of(
-    r: ConceptLinks, q: Question, concepts: list[str], predicate: str, yes_no: bool, relations: frozenset[str]
+    r: ConceptLinks,
+    q: Question,
+    concepts: list[str],
+    predicate: str,
+    yes_no: bool,
+    relations: frozenset[str],
+    classed: bool = True,
 ) -> Question | None:
     """The question the concepts and the chosen predicate make: a value, a yes/no, or a wh-question."""
     if predicate in r.predicates().declared and predicate not in relations:  # an attribute
@@ -261,7 +283,7 @@ def _question_of(
     if len(concepts) > 2:
         return None
     # "Which grape varieties grow in Mosel?": the first concept is the class the answers must belong to
-    among = concepts[0] if len(concepts) == 2 else ""
+    among = concepts[0] if len(concepts) == 2 and classed else ""
     target = concepts[-1]
     read = replace(q, intent=Intent.WH, subject="", object=target, verb=predicate, among=among, variables=("?x",))
     return read.with_links(Intent.WH, (target,), ())

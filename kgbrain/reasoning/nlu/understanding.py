@@ -296,6 +296,11 @@ def _understand_pair(r: ConceptLinks, q: Question) -> Question:
         concepts = tuple(dict.fromkeys([*concepts, *(c for c in leftovers.found if c)]))
     if not missing and intent is Intent.IS_A and o is not None and _names_property(r, o):
         intent = Intent.HAS_PROPERTY  # "Is Max sour?": sour is a property, not a class
+    if not missing and intent is Intent.CAN and s is not None and o is not None and not _is_ability(r, o):
+        # "Can drones sting?": the word names the organ (sting), the ability of its root is stinging
+        ability = _ability_of_root(r, q.object)
+        if ability is not None:
+            concepts = (s, ability)
     declared = r.predicates().declared
     if not missing and intent is Intent.IS_A and any(c in declared for c in concepts):
         # «Создана ли Акме Алисой?»: a slot naming a predicate is a relation phrase, not a class (read again)
@@ -437,6 +442,26 @@ def _with_preposition(predicates: set[str], prep: str) -> list[str]:
         ends = tuple(f"_{e}" for e in PREPOSITIONS[prep])
         return sorted(predicates, key=lambda p: (not p.endswith(ends), p))
     return sorted(predicates, key=lambda p: (p.endswith(_ANY_PREPOSITION), p))
+
+
+def _ability_of_root(r: ConceptLinks, text: str) -> str | None:
+    """The one ability (an object of `can`) one of whose one-word names has the root of `text`'s last word."""
+    from kgbrain.reasoning.nlu.vocabulary import key, same_root
+
+    said = [key(w) for w in bare(text).split()[-1:]]  # the verb ends the slot ("worker | bees sting")
+    if not said:
+        return None
+    g = r.graph()
+    pid = g.predicate_id("can")
+    if pid < 0:
+        return None
+    abilities = {g.names[i] for i in g.object[g.predicate == pid].tolist()}
+    found = [a for a in sorted(abilities) if any(_one_root(n, said[0], key, same_root) for n in r.linker.names(a))]
+    return found[0] if len(found) == 1 else None
+
+
+def _one_root(name: str, root: str, key: Any, same_root: Any) -> bool:
+    return len(name.split()) == 1 and bool(same_root(key(name), root))
 
 
 def _is_ability(r: ConceptLinks, concept: str) -> bool:

@@ -44,6 +44,11 @@ DECLARATION_PREDICATES = frozenset({"property_type", "inverse_of", "opposite_of"
 PREDICATE_LINKS = frozenset({"inverse_of", "opposite_of", "sub_property_of"})
 PROPERTY_TYPES = frozenset({"functional", "transitive", "symmetric", "inheritable", "not_inheritable"})
 SOURCE_PREDICATES = frozenset({"source_trust"})
+# Rows of the knowledge base's records about identity (written by `export`, restored by `load`):
+# `predicate_iri` (subject an IRI, value the predicate name it was loaded as), `same_iri` (subject an IRI merged
+# by owl:sameAs, value the concept id it names) and `unique_names` (subject a source, value true or false:
+# whether two names from it name two things; RDF sources false, facts files true unless a row says otherwise).
+META_PREDICATES = frozenset({"predicate_iri", "same_iri", "unique_names"})
 # Rows that carry truth-maintenance records (written by `export`, restored by `load`): value is a JSON object.
 RECORD_PREDICATES = frozenset(
     {"conflict_record", "retraction_record", "derivation_record", "rule_record", "rule_order_record"}

@@ -28,13 +28,16 @@ from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
     DEFAULT_TRUST,
+    META_PREDICATES,
     RECORD_PREDICATES,
     SOURCE_PREDICATES,
     Authority,
     Status,
 )
 
-_RESERVED = sorted(ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | RECORD_PREDICATES)
+_RESERVED = sorted(
+    ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | RECORD_PREDICATES | META_PREDICATES
+)
 _TEXT_COLUMNS = ("subject", "predicate", "object", "unit", "source", "authority", "status", "lang")
 _ARROW_ERRORS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, UnicodeDecodeError, ValueError)
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from kgbrain.knowledge import CORE_INHERITABLE, Fact
+from kgbrain.knowledge import CORE_INHERITABLE, META_PREDICATES, Fact
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
 from kgbrain.timeline import render_from, render_to
@@ -41,6 +41,7 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     yield from _declaration_rows(store)
     for s in store.iterate("sources_all"):
         yield {"subject": s["name"], "predicate": "source_trust", "value": s["trust"]}
+    yield from _meta_rows(store)
     for row in stored_fact_rows(store, ids):
         yield fact_row(fact_from_row(row))
     for c in store.iterate("export_conflicts"):
@@ -48,6 +49,15 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     for r in store.iterate("export_retractions"):
         yield {"subject": r["fact_id"], "predicate": "retraction_record", "value": _json_record(r)}
     yield from _rule_rows(store)
+
+
+def _meta_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
+    """The identity records: without them a reload names a later file's IRIs anew and assumes unique names."""
+    for predicate in sorted(META_PREDICATES):
+        prefix = predicate + " "
+        for m in store.run("meta_prefixed", prefix=prefix):
+            value: Any = m["value"] == "true" if predicate == "unique_names" else m["value"]
+            yield {"subject": m["key"][len(prefix) :], "predicate": predicate, "value": value}
 
 
 def _rule_rows(store: GraphStore) -> Iterator[dict[str, Any]]:

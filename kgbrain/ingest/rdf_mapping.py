@@ -24,6 +24,7 @@ from kgbrain.ingest.ntriples import Term, Triple
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
+    META_PREDICATES,
     SOURCE_PREDICATES,
     Annotation,
     Declaration,
@@ -39,7 +40,11 @@ _DIFFERENT_FROM = _OWL + "differentFrom"
 # Predicate names with a fixed meaning in the facts-file contract; an ontology's own property with such a
 # local name gets its prefix in front, so that exporting and re-loading the knowledge base keeps its meaning.
 RESERVED_PREDICATES = (
-    ANNOTATION_PREDICATES | DECLARATION_PREDICATES | SOURCE_PREDICATES | {"is_a", "instance_of", "disjoint_with"}
+    ANNOTATION_PREDICATES
+    | DECLARATION_PREDICATES
+    | SOURCE_PREDICATES
+    | META_PREDICATES
+    | {"is_a", "instance_of", "disjoint_with"}
 )
 _SINGLE_VALUED = frozenset({"domain", "range", "inverse_of"})  # one value per predicate in the Predicate table
 _PROPERTY_ROLES = frozenset(

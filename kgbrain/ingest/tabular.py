@@ -26,6 +26,7 @@ from kgbrain.knowledge import (
     CONCEPT_KINDS,
     DECLARATION_PREDICATES,
     DEFAULT_TRUST,
+    META_PREDICATES,
     PREDICATE_LINKS,
     PROPERTY_TYPES,
     RECORD_KEYS,
@@ -217,6 +218,8 @@ class _RowBuilder:
             trust = self.unit_interval(line, row, "value", None)
             self.batch.source_trust[subject] = trust
             self.batch.trust_overrides[subject] = trust
+        elif predicate in META_PREDICATES:
+            self.meta(line, row, subject, predicate)
         else:
             self.fact(line, row, subject, predicate)
 
@@ -294,6 +297,22 @@ class _RowBuilder:
             self.batch.superiority.append(self.order(line, record))
         else:
             self.batch.records.setdefault(predicate, []).append(record)
+
+    def meta(self, line: int, row: dict[str, Any], subject: str, predicate: str) -> None:
+        """An identity record (knowledge.META_PREDICATES): which name an IRI has, and a source's unique names."""
+        if predicate == "unique_names":
+            value = row.get("value")
+            if value not in (True, False, "true", "false"):
+                raise self.fail(line, "value", f"unique_names is true or false, not {value!r}")
+            self.batch.source_unique_names[subject] = value in (True, "true")
+            return
+        text = self.text(line, row, "value")
+        if predicate == "predicate_iri":
+            if not is_predicate_name(text):
+                raise self.fail(line, "value", f"{text!r} is not a snake_case predicate name")
+            self.batch.predicate_iris[subject] = text
+        else:
+            self.batch.same_iris[subject] = text
 
     def rule(self, line: int, record: dict[str, Any]) -> Rule:
         from kgbrain.ingest.rule_syntax import parse_rule

@@ -90,3 +90,36 @@ def test_a_broken_rule_record_names_its_line_and_loads_nothing(tmp_path: Path) -
         with pytest.raises(Exception, match=r"bad\.jsonl:2: field .value.: the rule_record.s text is not a rule"):
             brain.load([dump])
         assert brain.stats().facts == 0
+
+
+def test_identity_records_survive_a_round_trip(tmp_path: Path) -> None:
+    """Which name each predicate IRI has, and which sources assume unique names, are exported and restored: a
+    later file names its IRIs as it would have in the original knowledge base."""
+    clash = tmp_path / "clash.ttl"
+    clash.write_text("<http://x.example/al> <http://a.example/name> <http://x.example/al2> .\n", encoding="utf-8")
+    later = tmp_path / "later.ttl"
+    later.write_text('<http://x.example/bob> <http://b.example/name> "Bob" .\n', encoding="utf-8")
+    first, second = _round_trip(tmp_path, [clash, ONTOLOGY / "pizza.owl"])
+    assert second == first
+    rows = {(r["predicate"], r["subject"]): r.get("value") for r in first}
+    assert rows[("predicate_iri", "http://a.example/name")] == "name"
+    assert rows[("unique_names", "clash")] is False  # an RDF source: OWL's open names
+    with Brain.open(tmp_path / "second.kuzu") as copy:
+        copy.load([later])
+        assert [f.predicate for f in copy.facts("x.example:bob").facts] == ["b_example_name"]  # not `name`
+
+
+def test_a_facts_file_declares_a_source_without_unique_names(tmp_path: Path) -> None:
+    def conflicts(*declared: dict[str, object]) -> int:
+        rows = [
+            {"subject": "born_in", "predicate": "property_type", "value": "functional"},
+            *declared,
+            {"subject": "gina", "predicate": "born_in", "object": "rome", "source": "census"},
+            {"subject": "gina", "predicate": "born_in", "object": "roma", "source": "census"},
+        ]
+        with Brain.open(None) as brain:
+            brain.load([write_jsonl(tmp_path / "people.jsonl", rows)])
+            return len(brain.conflicts())
+
+    assert conflicts() == 1  # a facts file assumes unique names: rome and roma are two cities
+    assert conflicts({"subject": "census", "predicate": "unique_names", "value": False}) == 0

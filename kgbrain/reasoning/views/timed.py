@@ -44,6 +44,8 @@ class Timeline:
         """
         rows = [r for r in store.iterate("timed_facts") if r["fact_id"] is not None]
         intervals = {r["fact_id"]: (_aware(r["valid_from"]), _aware(r["valid_to"])) for r in rows}
+        if intervals:
+            intervals = _derived(intervals, store)
         functional = {r["name"] for r in store.run("predicates_all") if r["functional"]}
         return cls(intervals, _handed_over(intervals, [r for r in rows if r["predicate"] in functional]))
 
@@ -63,6 +65,45 @@ class Timeline:
         """`fact id -> "2019-10-07..2023-05-01"` for those of `fact_ids` with an interval, in the given order."""
         found = self.intervals
         return {f: describe(*found[f]) for f in dict.fromkeys(fact_ids) if f in found}
+
+
+def _derived(intervals: dict[str, Interval], store: GraphStore) -> dict[str, Interval]:
+    """`intervals` with those of derived facts: a derivation holds while all its premises hold (the intersection
+    of their intervals, empty when they never hold together), a fact derived several ways over the hull of its
+    derivations' intervals; one derived from premises that always hold always holds."""
+    ways: dict[str, list[list[str]]] = {}
+    for r in store.iterate("export_derivations"):
+        if r["status"] in (None, "active"):
+            ways.setdefault(r["fact_id"], []).append(list(r["premises"] or []))
+    out = dict(intervals)
+    for _ in range(8):  # premises derived in turn: a few passes reach a chain's end
+        changed = False
+        for fact, derivations in ways.items():
+            spans = [_meet([out.get(p, (None, None)) for p in premises]) for premises in derivations]
+            found = _hull(spans)
+            if found != out.get(fact, (None, None)) and fact not in intervals:
+                out[fact] = found
+                changed = True
+        if not changed:
+            break
+    return {f: span for f, span in out.items() if span != (None, None)}
+
+
+def _meet(spans: list[Interval]) -> Interval:
+    starts = [s for s, _ in spans if s is not None]
+    ends = [e for _, e in spans if e is not None]
+    start, end = (max(starts) if starts else None), (min(ends) if ends else None)
+    if start is not None and end is not None and end < start:
+        return start, start  # never together
+    return start, end
+
+
+def _hull(spans: list[Interval]) -> Interval:
+    if not spans:
+        return None, None
+    starts = [s for s, _ in spans if s is not None]
+    ends = [e for _, e in spans if e is not None]
+    return (min(starts) if len(starts) == len(spans) else None), (max(ends) if len(ends) == len(spans) else None)
 
 
 def _handed_over(intervals: dict[str, Interval], rows: list[Row]) -> dict[str, Interval]:

@@ -49,7 +49,7 @@ def test_a_cli_process_reuses_what_a_stopped_server_saved(demo_db: Path, no_bloc
         written = server.client.get("/healthz").json()["write_counter"]
         # The last write fails inside its transaction and rolls back: the data, so the counter, stay as they were.
         failed = server.client.post("/v1/conflicts/no-such-conflict/resolve", json={"keep": "x", "by": "me"})
-        assert failed.status_code == 400, failed.text
+        assert failed.status_code == 404, failed.text  # an unknown id (UnknownItem)
         served = server.client.get("/healthz").json()["write_counter"]
     finally:
         server.stop()

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgbrain.errors import OntologyError
 from kgbrain.ingest import owl_rules
 from kgbrain.ingest.batch import FactColumns, LoadBatch
 from kgbrain.ingest.ntriples import Term, Triple
@@ -37,6 +38,7 @@ KGB = "https://kgbrain.dev/vocab#"
 _FIRST, _REST, _NIL, _TYPE = RDF + "first", RDF + "rest", RDF + "nil", RDF + "type"
 _OWL = owl_rules.OWL
 _DIFFERENT_FROM = _OWL + "differentFrom"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # Predicate names with a fixed meaning in the facts-file contract; an ontology's own property with such a
 # local name gets its prefix in front, so that exporting and re-loading the knowledge base keeps its meaning.
 RESERVED_PREDICATES = (
@@ -233,6 +235,8 @@ class RdfMapper:
         terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
         properties = declared["Property"] | declared["AnnotationProperty"]
         self._properties = properties
+        for p in sorted(properties):
+            self._absolute(p)
         self._datatypes = declared["Datatype"]
         headers = dict.fromkeys(declared["Datatype"], "datatype")
         headers.update(dict.fromkeys(declared["Ontology"], "ontology_header"))
@@ -302,6 +306,7 @@ class RdfMapper:
     def _action(self, p: str, annotation_properties: set[str]) -> tuple[str, str]:
         """What statements with predicate `p` become, as far as the predicate alone decides."""
         m = self.m
+        self._absolute(p)
         namespace = split_iri(p)[0]
         if p in m.roles:
             return "role", m.roles[p]
@@ -318,6 +323,15 @@ class RdfMapper:
         if p in annotation_properties:
             return "annotation", "annotation:other"
         return "assertion", ""
+
+    def _absolute(self, iri: str) -> None:
+        # a parser may hand on a relative IRI (N-Triples as written, a JSON-LD prefix that is not an IRI); a
+        # property needs a stable identity, so it is refused rather than named after whatever it resolves to
+        if not _SCHEME.match(iri):
+            raise OntologyError(
+                f"{Path(self.file).name}: the property <{iri}> is not an absolute IRI (no scheme such as http:); "
+                "write the property's full IRI"
+            )
 
     def _merge_same(self, pairs: list[tuple[str, str]]) -> None:
         parent: dict[str, str] = {}

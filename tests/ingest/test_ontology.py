@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -505,3 +506,29 @@ def test_ntriples_blocks_split_lines_without_losing_them_or_their_numbers(monkey
     assert list(read_ntriples(FIXTURES / "ontology" / "zoo.nt")) == whole
     with pytest.raises(OntologyError, match=r"^bad\.nt:3: "):
         list(read_ntriples(FIXTURES / "ontology" / "bad.nt"))
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("rel.nt", '<http://e.org/a> <htt.2000/01/rdf-schema#label> "x" .\n'),
+        (
+            "rel.jsonld",
+            '{"@context": {"rdfs": "htt/www.w3.org/2000/01/rdf-schema#"}, "@id": "http://e.org/a", "rdfs:label": "x"}',
+        ),
+        (
+            "decl.nt",
+            "<rel> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+            "<http://www.w3.org/2002/07/owl#ObjectProperty> .\n",
+        ),
+    ],
+)
+def test_a_property_that_is_not_an_absolute_iri_is_refused(brain: Brain, tmp_path: Path, name: str, text: str) -> None:
+    # found by fuzzing: a scheme-less property IRI reached the naming step and failed there with a KeyError
+    brain.load([ZOO])
+    before = brain.stats()
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OntologyError, match=rf"^{re.escape(name)}: the property <.*> is not an absolute IRI"):
+        brain.load([path])
+    assert brain.stats() == before

@@ -40,11 +40,18 @@ _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '
 _BLOCK = 1 << 22  # bytes decompressed and parsed at a time: memory stays bounded whatever the file size
 
 
+class _BadEscape(ValueError):
+    """A \\u escape that names no Unicode scalar value (a lone surrogate, or past U+10FFFF)."""
+
+
 def _unescape_one(m: re.Match[str]) -> str:
     hex4, hex8, char = m.groups()
     if char is not None:
         return _SIMPLE_ESCAPES[char]
-    return chr(int(hex4 or hex8, 16))
+    code = int(hex4 or hex8, 16)
+    if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:  # the store takes only valid Unicode text
+        raise _BadEscape(m.group(0))
+    return chr(code)
 
 
 def _unescape(text: str) -> str:
@@ -180,23 +187,32 @@ def _parse_block(text: str, name: str, lines_before: int) -> Iterator[Triple]:
         if m.start() != pos:
             _check_gap(text, pos, m.start(), name, lines_before)
         pos = m.end() + 1  # past the newline
-        s_iri, s_blank, p, o_iri, o_blank, lexical, datatype, lang = m.groups()
-        if s_iri is not None:
-            s_iri = _unescape(s_iri)
-        subject = intern(s_iri, s_iri) if s_iri is not None else s_blank
-        predicate = intern(p, p) if "\\" not in p else _unescape(p)
-        obj: Term
-        if o_iri is not None:
-            o_iri = _unescape(o_iri)
-            obj = intern(o_iri, o_iri)
-        elif o_blank is not None:
-            obj = o_blank
-        else:
-            dt = None if datatype is None else intern(datatype, datatype)
-            obj = (_unescape(lexical), dt, lang.lower() if lang else None)
-        yield subject, predicate, obj
+        try:
+            triple = _triple(m, intern)
+        except _BadEscape as exc:
+            line_no = lines_before + text.count("\n", 0, m.start()) + 1
+            raise OntologyError(f"{name}:{line_no}: the escape {exc} is not a Unicode character") from None
+        yield triple
     if pos < len(text):
         _check_gap(text, pos, len(text), name, lines_before)
+
+
+def _triple(m: re.Match[str], intern: Callable[[str, str], str]) -> Triple:
+    s_iri, s_blank, p, o_iri, o_blank, lexical, datatype, lang = m.groups()
+    if s_iri is not None:
+        s_iri = _unescape(s_iri)
+    subject = intern(s_iri, s_iri) if s_iri is not None else s_blank
+    predicate = intern(p, p) if "\\" not in p else _unescape(p)
+    obj: Term
+    if o_iri is not None:
+        o_iri = _unescape(o_iri)
+        obj = intern(o_iri, o_iri)
+    elif o_blank is not None:
+        obj = o_blank
+    else:
+        dt = None if datatype is None else intern(datatype, datatype)
+        obj = (_unescape(lexical), dt, lang.lower() if lang else None)
+    return subject, predicate, obj
 
 
 def _check_gap(text: str, start: int, end: int, name: str, lines_before: int) -> None:

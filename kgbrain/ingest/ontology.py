@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import urllib.error
 import warnings
 import xml.sax
@@ -227,7 +228,21 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         rows = iter(graph)
     blank, literal = rdflib.BNode, rdflib.Literal
     for s, p, o in rows:
-        yield str(s) if not isinstance(s, blank) else f"_:{s}", str(p), _term(o, blank, literal)
+        triple = str(s) if not isinstance(s, blank) else f"_:{s}", str(p), _term(o, blank, literal)
+        _check_unicode(triple, path)
+        yield triple
+
+
+def _check_unicode(triple: Triple, path: Path) -> None:
+    # rdflib turns a `\uD800` escape into a lone surrogate, which no store or terminal takes: refuse the file
+    s, p, o = triple
+    for text in (s, p, *((o[0], o[1] or "") if isinstance(o, tuple) else (o,))):
+        if not text.isascii() and _SURROGATE.search(text):
+            shown = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")[:80]
+            raise OntologyError(f"{path.name}: a \\u escape names no Unicode character (a lone surrogate): {shown!r}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _term(t: Any, blank: type, literal: type) -> Term:

@@ -532,3 +532,30 @@ def test_a_property_that_is_not_an_absolute_iri_is_refused(brain: Brain, tmp_pat
     with pytest.raises(OntologyError, match=rf"^{re.escape(name)}: the property <.*> is not an absolute IRI"):
         brain.load([path])
     assert brain.stats() == before
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("iri.nt", '<http://e.org/a> <http://e.org/b\\uD800x> "x" .\n', r"^iri\.nt:1: the escape \\uD800"),
+        (
+            "big.nt",
+            '<http://e.org/a> <http://e.org/b> "ok" .\n<http://e.org/a> <http://e.org/b> "\\U00110000" .\n',
+            r"^big\.nt:2: the escape \\U00110000",
+        ),
+        ("pre.ttl", '@prefix r: <http://e.org/\\uD800#> .\n<http://e.org/a> r:p "x" .\n', r"^pre\.ttl: a \\u escape"),
+        ("lit.ttl", '<http://e.org/a> <http://e.org/p> "x\\uDFFF" .\n', r"^lit\.ttl: a \\u escape"),
+        ("lit.jsonld", '{"@id": "http://e.org/a", "http://e.org/p": "x\\udfff"}', r"^lit\.jsonld: .*surrogate"),
+    ],
+)
+def test_an_escape_that_is_no_unicode_character_is_refused(
+    brain: Brain, tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    # found by fuzzing: a lone surrogate reached the store (a cast error) or the load summary (UnicodeEncodeError)
+    brain.load([ZOO])
+    before = brain.stats()
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OntologyError, match=message):
+        brain.load([path])
+    assert brain.stats() == before

@@ -264,23 +264,26 @@ def verify_kills(root: Path, reps: int, timeout: float) -> Tally:
             out = root / "verdicts.jsonl"
             for old in root.glob("verdicts.jsonl*"):
                 old.unlink()
+            partial = root / "verdicts.jsonl.partial"  # the run writes here; only a finished run renames it to out
             want = fraction * reference.stat().st_size
             with subprocess.Popen(
                 kg(db, "verify", str(claims), "-o", str(out), "--batch-size", "64"),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             ) as child:
-                while child.poll() is None and not (out.exists() and out.stat().st_size > want):
+                while child.poll() is None and not (partial.exists() and partial.stat().st_size > want):
                     time.sleep(0.001)
                 ended = child.poll() is not None
                 child.kill()
                 child.wait()
             if ended:
                 continue
+            untorn = not out.exists()  # a killed run never leaves a (torn) output file
             resumed = run(kg(db, "verify", str(claims), "-o", str(out), "--resume"), timeout)
             what = f"killed at {fraction:.0%} of the output"
-            ok = resumed.code == 0 and out.read_bytes() == reference.read_bytes() and normalised_export(db) == before
-            tally.add(ok, f"{what}: resume exit {resumed.code} {resumed.err.strip()[:120]}")
+            same = resumed.code == 0 and out.read_bytes() == reference.read_bytes()
+            ok = untorn and same and normalised_export(db) == before
+            tally.add(ok, f"{what}: output left {not untorn}, resume exit {resumed.code} {resumed.err.strip()[:120]}")
     return tally
 
 

@@ -128,37 +128,72 @@ def run_cli(kb: Path, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
+def kill_mid_run(kb: Path, claims: Path, out: Path) -> bytes:
+    """Start `verify -o out` one claim per batch, SIGKILL it once its first verdicts are written, and return what
+    it left in `out.partial` (one claim per batch, so the kill lands mid-run however fast verification is)."""
+    partial = out.with_name(out.name + ".partial")
+    proc = run_cli(kb, str(claims), "-o", str(out), "--batch-size", "1")
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if partial.exists() and partial.stat().st_size > 0:
+                break
+            time.sleep(0.001)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, "the kill must land mid-run"
+    return partial.read_bytes()
+
+
 @pytest.mark.slow
 def test_resume_after_sigkill_gives_the_same_output_as_an_uninterrupted_run(kb: Path, tmp_path: Path) -> None:
     claims = claims_file(tmp_path / "claims.jsonl", 300)
     whole = tmp_path / "whole.jsonl"
     assert run_cli(kb, str(claims), "-o", str(whole)).communicate(timeout=120)[0]
-    out = tmp_path / "out.jsonl"
-    # One claim per batch, so the kill lands after the first verdicts however fast verification is.
-    proc = run_cli(kb, str(claims), "-o", str(out), "--batch-size", "1")
-    deadline = time.monotonic() + 60
-    while (not out.exists() or out.stat().st_size == 0) and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.001)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-    done = out.read_bytes()
+    out, partial = tmp_path / "out.jsonl", tmp_path / "out.jsonl.partial"
+    done = kill_mid_run(kb, claims, out)
+    assert not out.exists(), "only a finished run writes the output file"
     assert 0 < done.count(b"\n") < 302, "the kill must land mid-run"
     assert (tmp_path / "out.jsonl.run.json").exists()  # the unfinished run's options, checked on resume
-    # A kill can also land inside a write; make sure a torn tail is there to be detected and rewritten.
-    out.write_bytes(done + b'{"id": "c9999", "verdict": "SUPP')
+    # A kill can also land inside a write of the partial file; make sure a torn tail there is cut and rewritten.
+    finished = done[: done.rfind(b"\n") + 1]
+    partial.write_bytes(finished + b'{"id": "c9999", "verdict": "SUPP')
     proc = run_cli(kb, str(claims), "-o", str(out), "--resume", "--json")
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 0, stderr
     assert out.read_bytes() == whole.read_bytes()
     summary = json.loads(stdout)
-    assert summary["resumed"] == done.count(b"\n")
+    assert summary["resumed"] == finished.count(b"\n")
     assert summary["claims"] == 302
     assert summary["torn_line_rewritten"] is True
     assert not (tmp_path / "out.jsonl.run.json").exists()
+    assert not partial.exists()
     # A finished file resumes to itself.
     proc = run_cli(kb, str(claims), "-o", str(out), "--resume", "--json")
     assert json.loads(proc.communicate(timeout=120)[0])["checked"] == 0
+    assert out.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.slow
+def test_a_killed_run_never_tears_the_output_file(kb: Path, tmp_path: Path) -> None:
+    claims = claims_file(tmp_path / "claims.jsonl", 300)
+    whole = tmp_path / "whole.jsonl"
+    assert run_cli(kb, str(claims), "-o", str(whole)).communicate(timeout=120)[0]
+    out = tmp_path / "out.jsonl"
+    earlier = claims_file(tmp_path / "earlier.jsonl", 3)
+    assert run_cli(kb, str(earlier), "-o", str(out)).communicate(timeout=120)[0]
+    before = out.read_bytes()
+    for _ in range(3):  # real kills, wherever they land: the earlier output stays whole, byte for byte
+        done = kill_mid_run(kb, claims, out)
+        assert out.read_bytes() == before
+        assert all(json.loads(line)["id"] for line in done.splitlines(keepends=True) if line.endswith(b"\n"))
+    proc = run_cli(kb, str(claims), "-o", str(out), "--resume")
+    assert proc.communicate(timeout=120)[0]
+    assert proc.returncode == 0
     assert out.read_bytes() == whole.read_bytes()
 
 

@@ -1,17 +1,21 @@
 """The verdicts file (DESIGN.md contract): one JSON line per claim, in input order, resumable after a kill.
 
-Lines are written as batches finish and flushed at once, so a killed run leaves every finished verdict on
-disk and at most one torn line at the end. `--resume` reads the file back, cuts a torn tail, checks that
-the finished lines belong to the claims being verified (same ids in the same places), and carries on
-after them; the result is byte for byte what an uninterrupted run writes.
+Lines go to `<out>.partial` as batches finish, flushed at once; only a finished run is synced and renamed to
+`<out>`, so `<out>` is never a torn file: it is absent, the previous complete one, or this run's. A killed run
+leaves every finished verdict in `<out>.partial`, with at most one torn line at its end. `--resume` reads that
+file back (or `<out>` itself when there is none), cuts a torn tail, checks that the finished lines belong to
+the claims being verified (same ids in the same places), and carries on after them; the result is byte for
+byte what an uninterrupted run writes.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -198,7 +202,8 @@ class VerifySummary:
 
 
 class VerdictWriter:
-    """Appends verdict lines to a file (or stream) in order, flushing after each batch."""
+    """Appends verdict lines to `<out>.partial` (or a stream) in order, flushing after each batch; `finish` moves
+    the whole file to `<out>`."""
 
     def __init__(
         self,
@@ -208,7 +213,7 @@ class VerdictWriter:
         stream: IO[str] | None = None,
         options: dict[str, Any] | None = None,
     ) -> None:
-        """Open `out` for writing (truncating it, or continuing it with `resume`); None writes to `stream`.
+        """Start `<out>.partial` (afresh, or continuing an interrupted run with `resume`); None writes to `stream`.
 
         `options` are the settings that decide verdicts (closed world, confidence floor). While a run is
         unfinished they are kept in `<out>.run.json`, so a resumed run cannot mix verdicts made two ways.
@@ -224,23 +229,36 @@ class VerdictWriter:
             raise InputError(f"--resume needs a regular output file, and {str(out)!r} is not one")
         self.path = out
         self.options = dict(options or {})
-        # A device or pipe (/dev/null, /dev/stdout) is written as a stream: no journal beside it, no truncating.
-        self.journal = out.with_name(out.name + ".run.json") if out is not None and not special else None
-        self.finished = read_finished(out) if out is not None and resume else Finished([], Counter(), 0, False)
-        if resume:
+        # A device or pipe (/dev/null, /dev/stdout) is written as a stream: no journal beside it, no renaming.
+        regular = out is not None and not special
+        self.journal = out.with_name(out.name + ".run.json") if out is not None and regular else None
+        self.partial = out.with_name(out.name + ".partial") if out is not None and regular else None
+        self.finished = Finished([], Counter(), 0, False)
+        if resume and out is not None and self.partial is not None:
+            self.finished = read_finished(self.partial if self.partial.exists() else out)
             self._check_options()
         self._own: IO[bytes] | None = None
         self._stream = stream
-        if out is not None and self.journal is not None:
+        if out is not None and self.partial is not None and self.journal is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             self.journal.write_text(json.dumps(self.options, sort_keys=True) + "\n", encoding="utf-8")
-            mode = "r+b" if resume and out.exists() else "wb"
-            self._own = out.open(mode)
-            # A kill can leave half a line at the end: cut it, so the rewrite neither duplicates nor corrupts.
-            self._own.truncate(self.finished.size)
-            self._own.seek(self.finished.size)
+            self._own = self._open_partial(out, self.partial, resume)
         elif out is not None:
             self._own = out.open("wb")
+
+    def _open_partial(self, out: Path, partial: Path, resume: bool) -> IO[bytes]:
+        if resume and partial.exists():
+            kept = partial.open("r+b")
+            # A kill can leave half a line at the end: cut it, so the rewrite neither duplicates nor corrupts.
+            kept.truncate(self.finished.size)
+            kept.seek(self.finished.size)
+            return kept
+        own = partial.open("wb")
+        if resume and self.finished.size:
+            # Resuming a complete (or older, written-in-place) output: its finished lines start the new file.
+            with out.open("rb") as old:
+                _copy(old, own, self.finished.size)
+        return own
 
     def _check_options(self) -> None:
         if self.journal is None or not self.journal.exists() or not self.finished.ids:
@@ -258,7 +276,14 @@ class VerdictWriter:
             )
 
     def finish(self) -> None:
-        """Mark the run complete: its options journal is no longer needed."""
+        """Complete the run: `<out>.partial` is synced and renamed to `<out>`; its options journal goes."""
+        if self._own is not None and self.partial is not None and self.path is not None:
+            own, self._own = self._own, None
+            with own:
+                own.flush()
+                os.fsync(own.fileno())
+            self.partial.replace(self.path)
+            _sync_folder(self.path.parent)
         if self.journal is not None:
             self.journal.unlink(missing_ok=True)
 
@@ -292,6 +317,28 @@ class VerdictWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _sync_folder(folder: Path) -> None:
+    # The rename is durable only once the folder's entry is on disk.
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with suppress(OSError):  # some file systems cannot sync a folder; the rename itself is still atomic
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _copy(source: IO[bytes], target: IO[bytes], size: int) -> None:
+    while size > 0:
+        chunk = source.read(min(size, 1 << 20))
+        if not chunk:
+            return
+        target.write(chunk)
+        size -= len(chunk)
 
 
 Item = TypeVar("Item", bound=ClaimRow | ClaimLine)

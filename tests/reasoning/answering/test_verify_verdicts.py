@@ -123,12 +123,13 @@ def verdicts(n: int, start: int = 0) -> list[Verdict]:
 
 
 def test_resume_cuts_a_torn_line_and_continues(tmp_path: Path) -> None:
-    out = tmp_path / "v.jsonl"
+    out, partial = tmp_path / "v.jsonl", tmp_path / "v.jsonl.partial"
     with VerdictWriter(out) as w:
-        w.write(verdicts(3))
-    whole = out.read_bytes()
-    out.write_bytes(whole + b'{"id": "c3", "verd')  # a kill in the middle of a line
-    finished = read_finished(out)
+        w.write(verdicts(3))  # killed before it finished: the verdicts are in the partial file only
+    assert not out.exists()
+    whole = partial.read_bytes()
+    partial.write_bytes(whole + b'{"id": "c3", "verd')  # a kill in the middle of a line
+    finished = read_finished(partial)
     assert (finished.ids, finished.size, finished.torn) == (["c0", "c1", "c2"], len(whole), True)
     rows = [Claim(f"c{i}", "a", "is_a", "b") for i in range(5)]
     with VerdictWriter(out, resume=True) as w:
@@ -138,15 +139,50 @@ def test_resume_cuts_a_torn_line_and_continues(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.jsonl"
     with VerdictWriter(fresh) as w:
         w.write(verdicts(5))
+        w.finish()
     assert out.read_bytes() == fresh.read_bytes()
+    assert not partial.exists()
     assert (summary.claims, summary.resumed, summary.checked, summary.torn_line_rewritten) == (5, 3, 2, True)
     assert summary.counts["SUPPORTED"] == 5
+
+
+def test_an_output_is_replaced_only_by_a_finished_run(tmp_path: Path) -> None:
+    out, partial = tmp_path / "v.jsonl", tmp_path / "v.jsonl.partial"
+    with VerdictWriter(out) as w:
+        w.write(verdicts(2))
+        w.finish()
+    first = out.read_bytes()
+    with VerdictWriter(out) as w:  # a second run, killed half-way: the first output is still whole
+        w.write(verdicts(1, start=5))
+    assert out.read_bytes() == first
+    assert partial.read_bytes().count(b"\n") == 1
+    # --resume continues the interrupted run, not the earlier finished one
+    rows = [Claim(f"c{i}", "a", "is_a", "b") for i in range(5, 8)]
+    with VerdictWriter(out, resume=True) as w:
+        assert [r.id for r in skip_finished(rows, w.finished, out="v.jsonl", claims="c.jsonl")] == ["c6", "c7"]
+        run_verification([verdicts(2, start=6)], w, total=3)
+    assert [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()] == ["c5", "c6", "c7"]
+    assert not partial.exists()
+
+
+def test_resuming_a_finished_output_keeps_it(tmp_path: Path) -> None:
+    out = tmp_path / "v.jsonl"
+    with VerdictWriter(out) as w:
+        w.write(verdicts(3))
+        w.finish()
+    whole = out.read_bytes()
+    with VerdictWriter(out, resume=True) as w:
+        assert w.finished.ids == ["c0", "c1", "c2"]
+        summary = run_verification([], w, total=3)
+    assert out.read_bytes() == whole
+    assert (summary.resumed, summary.checked) == (3, 0)
 
 
 def test_resume_refuses_the_verdicts_of_other_claims(tmp_path: Path) -> None:
     out = tmp_path / "v.jsonl"
     with VerdictWriter(out) as w:
         w.write(verdicts(2))
+        w.finish()
     other: list[Claim | ClaimError] = [Claim("c0", "a", "is_a", "b"), ClaimError("zz", "bad")]
     finished = read_finished(out)
     with pytest.raises(InputError, match=r"line 2 is the verdict on claim 'c1', but claim 2 of 'x.jsonl' is 'zz'"):
@@ -163,6 +199,7 @@ def test_resume_without_an_existing_output_starts_fresh_and_needs_a_file(tmp_pat
     with VerdictWriter(out, resume=True) as w:
         assert w.finished.ids == []
         w.write(verdicts(1))
+        w.finish()
     assert json.loads(out.read_text(encoding="utf-8"))["id"] == "c0"
     with pytest.raises(InputError, match="--resume needs an output file"):
         VerdictWriter(None, resume=True, stream=io.StringIO())
@@ -173,6 +210,7 @@ def test_without_resume_an_old_output_is_replaced(tmp_path: Path) -> None:
     out.write_text("old\n", encoding="utf-8")
     with VerdictWriter(out) as w:
         w.write(verdicts(1))
+        w.finish()
     assert out.read_text(encoding="utf-8").count("\n") == 1
 
 

@@ -263,6 +263,21 @@ def is_short_form(word: str) -> bool:
     return bool(found) and found[0].tag.POS in ("ADJS", "PRTS")
 
 
+def governed_case(word: str) -> str | None:
+    """The case a Russian verb or short participle governs without a preposition, as far as the dictionary tells:
+    a transitive verb the accusative («перевозит баржу»), a passive short participle the instrumental («создана
+    Алисой», «построен Renault»); None otherwise (an intransitive verb's case is not in the dictionary)."""
+    found = _morph().parse(word) if _CYRILLIC.search(word) else []
+    if not found:
+        return None
+    tag = found[0].tag
+    if tag.POS == "VERB" and "tran" in tag:
+        return "accs"
+    if tag.POS == "PRTS" and "pssv" in tag:
+        return "ablt"
+    return None
+
+
 def agree(word: str, subject: str) -> str:
     """A Russian short adjective or past form agreeing in gender and number with the head noun of `subject`."""
     if not _CYRILLIC.search(word) or not _CYRILLIC.search(subject):

@@ -15,6 +15,7 @@ from kgbrain.language import (
     agree,
     can_phrase,
     display_name,
+    governed_case,
     inflect_phrase,
     is_short_form,
     lemma,
@@ -64,6 +65,8 @@ def _phrase_ru(predicate: str, obj: str, negated: bool, subject: str, agents: fr
     if subject and (words[0] in RU_AGREES or (verb == label and is_short_form(words[0]))):
         words[0] = agree(words[0], subject)  # «вино сделано из», «компания основана»
     case = RU_CASES.get(predicate) or (_label_case(predicate, words[-1]) if verb == label else None)
+    if negated and case == "accs" and words[-1] not in _PREPOSITION_CASE:
+        case = "gent"  # the genitive of negation: «не имеет крыльев», «не перевозит угля»
     target = inflect_phrase(obj, case) if case else obj
     if negated and predicate == "disjoint_with":
         return f"пересекается с {target}"
@@ -75,9 +78,15 @@ def _phrase_ru(predicate: str, obj: str, negated: bool, subject: str, agents: fr
 _PREPOSITION_CASE = {"в": "loct", "во": "loct", "на": "loct", "о": "loct", "об": "loct", "при": "loct"}
 _PREPOSITION_CASE |= {"из": "gent", "от": "gent", "до": "gent", "с": "gent", "со": "gent", "у": "gent", "без": "gent"}
 _PREPOSITION_CASE |= {"к": "datv", "ко": "datv", "по": "datv", "за": "ablt", "под": "ablt", "над": "ablt"}
+_PREPOSITION_CASE |= {"для": "gent", "около": "gent", "возле": "gent", "вдоль": "gent", "после": "gent"}
+_PREPOSITION_CASE |= {"через": "accs", "про": "accs", "между": "ablt", "перед": "ablt"}
 
 
 def _label_case(predicate: str, last: str) -> str | None:
+    """The case of the object after a label ending in `last`: its preposition's, else the one its verb governs
+    («перемещает баржу», «создана Алисой»)."""
+    if last not in _PREPOSITION_CASE:
+        return governed_case(last)
     case = _PREPOSITION_CASE.get(last)
     if case == "loct" and predicate.endswith(("_to", "_into", "_onto")):
         return "accs"

@@ -101,9 +101,13 @@ def finish(
 
 
 def _predicates_in(data: dict[str, Any]) -> set[str]:
-    """The predicate ids an answer's data names: its predicate, a path's predicates, its facts' and relations'."""
+    """The predicate ids an answer's data names: its predicate, a path's predicates, its facts', relations' and
+    a comparison's."""
     found = {str(data["predicate"])} if isinstance(data.get("predicate"), str) else set()
     found |= {str(p) for p in data.get("predicates", ()) if isinstance(p, str)}
     found |= {str(row[1]) for row in data.get("facts", ()) if isinstance(row, (list, tuple)) and len(row) > 2}
     found |= {str(row[0]) for row in data.get("relations", ()) if isinstance(row, (list, tuple)) and len(row) == 2}
+    # a comparison's statements: shared (p, o); only (s, p, o); contrasts (s, p, o, other); links (s, p, o, polarity)
+    for key, at in (("shared", 0), ("only", 1), ("contrasts", 1), ("links", 1)):
+        found |= {str(row[at]) for row in data.get(key, ()) if isinstance(row, (list, tuple)) and len(row) > at}
     return found

@@ -85,6 +85,7 @@ WORDS: tuple[Word, ...] = (
         claim_en=r"(?:prevents?)",
     ),
     Word("related_to", "is related to", "связан с", "ablt", ru_agrees=True),
+    Word("obliged_to", "is obliged to carry out", "обязан выполнять", "accs", ru_agrees=True),  # the action is a noun
     Word("receives", ru="принимает", ru_case="accs", ru_stems=("принима", "получа")),
     Word("processes", ru="обрабатывает", ru_case="accs", ru_stems=("обрабатыва",)),
     Word("produces", ru="производит", ru_case="accs", ru_stems=("произв", "выраба")),

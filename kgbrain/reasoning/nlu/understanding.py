@@ -580,10 +580,13 @@ def _understand_count(r: ConceptLinks, q: Question) -> Question:
     concepts = list(dict.fromkeys(m.concept for m in mentions))
     if words & _KINDS and concepts:
         return q.with_links(Intent.COUNT, (concepts[0],), (rest,) if rest else ())
-    attrs = [c for c in concepts if c in declared]
+    attrs = [c for c in concepts if c in declared and c not in r.graph().pred_names]  # a relation has no count
     others = [c for c in concepts if c not in declared]
     if attrs and others:
         return q.with_links(Intent.COUNT, (attrs[0], others[-1]), ())
+    counter = _count_attribute(r, q.subject, mentions)
+    if counter is not None:  # "How many locks does the canal have?": its stored "number of locks", not lock members
+        return q.with_links(Intent.COUNT, counter, ())
     rest = " ".join(w for w in rest.split() if w not in _COUNT_FILLER)
     counted = len(others) == 2 and f"{others[0]}_count" in declared  # "How many neurons in the brain?"
     if len(others) in (1, 2) and not attrs and not rest and not counted:
@@ -593,6 +596,34 @@ def _understand_count(r: ConceptLinks, q: Question) -> Question:
     if len(others) < 2:
         return q.with_links(Intent.COUNT, tuple(concepts), (rest or q.subject,))
     return q.with_links(Intent.COUNT, (f"{others[0]}_count", others[-1]), ())
+
+
+# Nouns that make an attribute's name a count of what its other word names ("number of locks", «число шлюзов»).
+_COUNT_NOUNS = frozenset({"number", "count", "quantity", "amount", "число", "количество"})
+
+
+def _count_attribute(r: ConceptLinks, subject: str, mentions: Sequence[Any]) -> tuple[str, str] | None:
+    """(attribute, holder) when the counted word (the first of a count question's slot) is the thing an attribute
+    counts by its name ("locks" ~ "number of locks", «пассажиров» ~ «число пассажиров») and the rest of the slot
+    names its holder; None unless exactly one attribute does."""
+    from kgbrain.reasoning.nlu.vocabulary import key
+
+    said = words(subject)
+    if not said:
+        return None
+    counted = key(said[0])
+    relations = r.graph().pred_names
+    found = []
+    for attr in sorted(p for p in r.predicates().declared if p not in relations):
+        for name in [attr.replace("_", " "), *r.linker.names(attr)]:
+            parts = words(name.lower())
+            if _COUNT_NOUNS & set(parts) and any(key(w) == counted for w in parts if w not in _COUNT_NOUNS):
+                found.append(attr)
+                break
+    holders = [m.concept for m in mentions if m.start > 0 and m.concept not in r.predicates().declared]
+    if len(found) != 1 or not holders:
+        return None
+    return found[0], holders[-1]
 
 
 def _understand_wh(r: ConceptLinks, q: Question) -> Question:

@@ -1015,6 +1015,13 @@ def _cell(value: object) -> str:
     "--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True, help="Seconds a read may take (503)."
 )
 @click.option(
+    "--write-timeout",
+    type=click.FloatRange(0.1),
+    default=300.0,
+    show_default=True,
+    help="Seconds a write may take before it commits (503, rolled back).",
+)
+@click.option(
     "--allow-host",
     "allow_hosts",
     multiple=True,
@@ -1028,6 +1035,7 @@ def serve(
     read_only: bool,
     max_body_mb: float,
     timeout: float,
+    write_timeout: float,
     allow_hosts: tuple[str, ...],
 ) -> None:
     """Serve the knowledge base over HTTP (JSON API under /v1, OpenAPI at /openapi.json) until interrupted.
@@ -1047,6 +1055,7 @@ def serve(
         demo=demo,
         max_body=int(max_body_mb * 2**20),
         read_timeout_s=timeout,
+        write_timeout_s=write_timeout,
         allow_hosts=frozenset(allow_hosts),
     )
 

@@ -79,6 +79,10 @@ class ReadTimeout(KgbrainError):
     """A served read ran past its time limit and was cancelled (the reader is free for the next request)."""
 
 
+class WriteTimeout(KgbrainError):
+    """A served write ran past its time limit before it committed: it was rolled back, nothing of it stored."""
+
+
 class QueryError(KgbrainError):
     """Our bug: an unknown query name or wrong parameters."""
 

@@ -11,6 +11,9 @@ MCP, the CLI or the library comes from the same code.
   after it, never between, and a write's response is sent only after readers see it.
 - Reads are serialised among themselves (one lock): the reader's caches are plain Python objects, and on two
   cores the GIL leaves little to gain from running them side by side.
+- Both are time-limited. A read past its limit is cancelled. A write past its limit is answered as timed out
+  only while nothing of it has committed: it is then never started, or its commit is refused (rolled back); a
+  write whose first transaction committed is past that point and is answered with its result.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kgbrain.api import Brain
-from kgbrain.errors import InputError, KgbrainError, ReadTimeout
+from kgbrain.errors import InputError, KgbrainError, ReadTimeout, WriteTimeout
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.models import (
     MAX_PAGE_BYTES,
@@ -59,6 +62,7 @@ T = TypeVar("T")
 
 ANSWER_CACHE_ENTRIES = 10_000
 READ_TIMEOUT_S = 60.0
+WRITE_TIMEOUT_S = 300.0  # an upload of 64 MB (the body cap) loads in about a minute on a quiet machine
 VERIFY_CHUNK = 64  # claims per streamed chunk: a verdict line reaches the client soon after it is decided
 
 
@@ -66,7 +70,13 @@ class Service:
     """A knowledge base opened once, with a write queue and a reader that sees every completed write."""
 
     def __init__(
-        self, path: Path | None, *, read_only: bool = False, demo: bool = False, read_timeout_s: float = READ_TIMEOUT_S
+        self,
+        path: Path | None,
+        *,
+        read_only: bool = False,
+        demo: bool = False,
+        read_timeout_s: float = READ_TIMEOUT_S,
+        write_timeout_s: float = WRITE_TIMEOUT_S,
     ) -> None:
         """Open the knowledge base at `path` (None and `demo`: the bundled demo; None: in memory).
 
@@ -76,7 +86,9 @@ class Service:
         """
         self.read_only = read_only
         self.read_timeout_s = read_timeout_s
+        self.write_timeout_s = write_timeout_s
         self._job: _ReadJob | None = None  # the read running on the reader thread
+        self._write_job: _WriteJob | None = None  # the write running on the writer thread
         # Readers take turns (one reader Brain); a commit waiting for its window goes before the next read, so
         # a steady stream of questions cannot starve the writer.
         self._gate = threading.Condition()
@@ -97,6 +109,7 @@ class Service:
             self.writer.load_hooks.append(lambda _brain, report: self._pending.append(report))
             store = served(self.writer.store)
             store.commit_guard = self._commit_window
+            store.before_commit = self._before_commit
             store.on_commit.append(self._committed)
             store.track_facts()  # the store records what each commit did to the facts: the reader applies it
         # What /healthz reports, kept here so that it never waits for the reader (a long read must not make the
@@ -262,20 +275,56 @@ class Service:
                 continue
 
     async def write(self, fn: Callable[[Brain], T]) -> T:
-        """Run `fn(writer brain)` on the single writer thread.
+        """Run `fn(writer brain)` on the single writer thread, all or nothing within `write_timeout_s`.
 
         Raises:
             InputError: the service is read-only.
+            WriteTimeout: it was still queued or had committed nothing at the limit: nothing of it is stored (a
+                write already committing is waited for and answered with its result).
         """
         writer = self.writer
         if writer is None:
             raise InputError("this server is read-only (started with --read-only); writes are disabled")
+        job = _WriteJob()
 
-        def job() -> T:
+        def run() -> T:
+            with job.lock:
+                if job.abandoned:  # timed out while it queued: never start it
+                    raise WriteTimeout("abandoned")
+            self._write_job = job
             self._pending.clear()  # what a failed (rolled back) write left
-            return fn(writer)
+            try:
+                return fn(writer)
+            finally:
+                self._write_job = None
 
-        return await asyncio.get_running_loop().run_in_executor(self._writes, job)
+        running = asyncio.get_running_loop().run_in_executor(self._writes, run)
+        try:
+            return await asyncio.wait_for(asyncio.shield(running), timeout=self.write_timeout_s)
+        except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+            with job.lock:
+                job.abandoned = not job.committed
+            if job.abandoned:
+                running.add_done_callback(_swallow)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                raise WriteTimeout(
+                    f"the write took longer than {self.write_timeout_s:g} s and was rolled back; nothing of it "
+                    "was stored (send less at a time, or start the server with a longer --write-timeout)"
+                ) from None
+            # Committed already: the client gets the write's own outcome, however long the rest takes.
+            return await asyncio.shield(running)
+
+    def _before_commit(self) -> None:
+        # The writer thread, before each COMMIT: a write answered as timed out never commits; once one of its
+        # transactions has committed, it can no longer be abandoned.
+        job = self._write_job
+        if job is None:
+            return
+        with job.lock:
+            if job.abandoned:
+                raise WriteTimeout("the write's request timed out; rolled back")
+            job.committed = True
 
     # -- capabilities (each returns the model the CLI's --json prints) -----------------------------
     # The arguments come checked: HTTP and MCP build them from the request models (kgbrain/models.py), whose
@@ -502,6 +551,13 @@ class _ReadJob:
     thread: int | None = None
     abandoned: bool = False
     finished: bool = False
+
+
+@dataclass
+class _WriteJob:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    abandoned: bool = False  # answered as timed out: it must never commit
+    committed: bool = False  # one of its transactions committed: it can no longer be abandoned
 
 
 def _raise_in(thread: int, exc: type[BaseException] | None) -> None:

@@ -6,7 +6,8 @@ the OpenAPI document is built from those models' JSON schemas by the route table
 
 Safe by default: `kgbrain serve` binds 127.0.0.1; another address needs a bearer token. Every request passes
 the checks of `guard.py` first (Host 421, Origin 403, a write's content type 415, the token and its scope 401/403).
-Request bodies are capped (413), reads are time-limited (503), `--read-only` turns every write endpoint into a 403.
+Request bodies are capped (413), reads and writes are time-limited (503; a timed-out write is rolled back), and
+`--read-only` turns every write endpoint into a 403.
 """
 
 from __future__ import annotations
@@ -25,7 +26,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from kgbrain.errors import DatabaseLocked, InputError, KgbrainError, ReadTimeout, UnknownConcept, UnknownItem
+from kgbrain.errors import (
+    DatabaseLocked,
+    InputError,
+    KgbrainError,
+    ReadTimeout,
+    UnknownConcept,
+    UnknownItem,
+    WriteTimeout,
+)
 from kgbrain.models import (
     AnalogyOut,
     AskIn,
@@ -58,7 +67,7 @@ from kgbrain.models import (
     VerifyIn,
     validated,
 )
-from kgbrain.service.core import READ_TIMEOUT_S, Service, verify_chunks
+from kgbrain.service.core import READ_TIMEOUT_S, WRITE_TIMEOUT_S, Service, verify_chunks
 from kgbrain.service.guard import (
     LOOPBACK_NAMES,
     Refused,
@@ -86,6 +95,7 @@ class Limits:
 
     max_body: int = MAX_BODY
     read_timeout_s: float = READ_TIMEOUT_S
+    write_timeout_s: float = WRITE_TIMEOUT_S
     tokens: Tokens = field(default_factory=Tokens)
     hosts: frozenset[str] = frozenset()  # beyond the loopback names
 
@@ -135,6 +145,10 @@ def create_app(service: Service, limits: Limits | None = None) -> Starlette:
 
 
 def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
+    # Each read and write stops itself past the service's time limits (Service.read, Service.write: a write is
+    # then rolled back); this is the backstop for the rest of a request (a body sent slowly).
+    limit = 2 * (limits.write_timeout_s if spec.writes else limits.read_timeout_s)
+
     async def endpoint(request: Request) -> Response:
         try:
             _admit(request, limits, spec.scope)
@@ -142,18 +156,14 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
                 check_write_type(request.headers.get("content-type"), raw=spec.raw_body)
             if spec.writes and service.read_only:
                 raise Refused(403, "this server is read-only (started with --read-only); writes are disabled")
-            if spec.writes:
-                return await spec.handler(service, request, limits)
-            # Each read cancels itself past the service's time limit (Service.read); this is the backstop for the
-            # rest of a request (a client sending its body slowly).
-            return await asyncio.wait_for(spec.handler(service, request, limits), timeout=2 * limits.read_timeout_s)
+            return await asyncio.wait_for(spec.handler(service, request, limits), timeout=limit)
         except Refused as exc:
             return _error(exc.status, str(exc))
         except _TooLarge:
             return _error(413, f"request body is larger than {limits.max_body} bytes")
         except asyncio.TimeoutError:
-            return _error(503, f"the request took longer than {2 * limits.read_timeout_s:g} s and was abandoned")
-        except ReadTimeout as exc:
+            return _error(503, f"the request took longer than {limit:g} s and was abandoned")
+        except (ReadTimeout, WriteTimeout) as exc:
             return _error(503, str(exc))
         except (UnknownConcept, UnknownItem) as exc:
             return _error(404, str(exc))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from kgbrain.errors import InputError
-from kgbrain.service.core import READ_TIMEOUT_S, Service
+from kgbrain.service.core import READ_TIMEOUT_S, WRITE_TIMEOUT_S, Service
 from kgbrain.service.guard import Tokens, allowed_hosts, is_loopback
 from kgbrain.service.http import MAX_BODY, Limits, create_app
 
@@ -43,6 +43,7 @@ def serve(
     demo: bool = False,
     max_body: int = MAX_BODY,
     read_timeout_s: float = READ_TIMEOUT_S,
+    write_timeout_s: float = WRITE_TIMEOUT_S,
     allow_hosts: frozenset[str] = frozenset(),
 ) -> None:
     """Serve the knowledge base at `db` until interrupted; prints the address on stderr once listening.
@@ -57,13 +58,19 @@ def serve(
     tokens = Tokens.from_env()
     check_exposure(host, tokens)
     sock = bind(host, port)  # before opening anything: a port in use is a clear message, not uvicorn's SystemExit 3
-    service = Service(db, read_only=read_only, demo=demo, read_timeout_s=read_timeout_s)
+    service = Service(
+        db, read_only=read_only, demo=demo, read_timeout_s=read_timeout_s, write_timeout_s=write_timeout_s
+    )
     try:
         service.warm()
         app = create_app(
             service,
             Limits(
-                max_body=max_body, read_timeout_s=read_timeout_s, tokens=tokens, hosts=allowed_hosts(host, allow_hosts)
+                max_body=max_body,
+                read_timeout_s=read_timeout_s,
+                write_timeout_s=write_timeout_s,
+                tokens=tokens,
+                hosts=allowed_hosts(host, allow_hosts),
             ),
         )
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="off")

@@ -75,6 +75,11 @@ _GENERATED_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 Row = dict[str, Any]
 
+
+def _nothing() -> None:
+    pass
+
+
 # The deltas are merged into the fact tables when an `atomic` block leaves at least this many facts in them
 # (KGBRAIN_DELTA_MERGE_ROWS): a merge costs about as much as loading them (6-8 CPU s per 100k on a 1M-fact
 # table), and reads of the two tables slow down as the delta grows.
@@ -150,6 +155,9 @@ class KuzuStore:
         # reader sees the data and the caches built from it either before a write or after it, never between.
         self.commit_guard: Callable[[], AbstractContextManager[object]] = nullcontext
         self.on_commit: list[Callable[[], None]] = []
+        # Called at the end of each outermost transaction, before its COMMIT: raising rolls the transaction back
+        # (a server refuses to commit a write whose request it has answered as timed out).
+        self.before_commit: Callable[[], None] = _nothing
         self._read_cache: dict[tuple[str, str], list[Row]] | None = None
         self._recorder = DeltaRecorder()  # what committed writes did to the facts (`track_facts`)
 
@@ -388,6 +396,7 @@ class KuzuStore:
             self._recorder.begin()  # what this transaction does; dropped if it rolls back
             try:
                 yield
+                self.before_commit()
             except BaseException:
                 self._session.rollback()
                 if self._counting:

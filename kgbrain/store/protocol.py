@@ -106,6 +106,8 @@ class ServedStore(GraphStore, Protocol):
     # Held around each COMMIT and the `on_commit` hooks (a server holds its readers off meanwhile).
     commit_guard: Callable[[], AbstractContextManager[object]]
     on_commit: list[Callable[[], None]]
+    # Called before each outermost COMMIT; raising rolls that transaction back instead.
+    before_commit: Callable[[], None]
 
     def connect(self) -> ServedStore:
         """Another, read-only connection to the same open database (it sees every committed write)."""

@@ -211,6 +211,95 @@ def http_rows(root: Path, timeout: float) -> list[Row]:
     return rows
 
 
+def past_limit_rows(root: Path) -> list[Row]:
+    """A server with --timeout 0.1 and --write-timeout 0.1: reads and an upload that run past them. Clean: each
+    answer a result or the 503 JSON error shape, /healthz within 2 s after, the next small read or write answered,
+    nothing of a timed-out upload stored."""
+    (root / "limits").mkdir()
+    db = small_kb(root / "limits")
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    limits = ["--timeout", "0.1", "--write-timeout", "0.1"]
+    command = [PY, "-m", "kgbrain", "--db", str(db), "serve", "--port", str(port), *limits]
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:
+        try:
+            _wait(lambda: _health(base) is not None, 120)
+            return [_reads_past(base, server), _upload_past(base, server)]
+        finally:
+            server.terminate()
+            server.wait(60)
+
+
+def _json_503(r: httpx.Response) -> bool:
+    try:
+        return r.status_code == 503 and set(r.json()) == {"error"}
+    except ValueError:
+        return False
+
+
+def _reads_past(base: str, server: subprocess.Popen[bytes]) -> Row:
+    row = Row("HTTP", "8 cap-size drafts at once, --timeout 0.1")
+    drafts = [" ".join(f"The n{i} is a k{(i + n) % 23}." for i in range(2_000))[:10_000] for n in range(8)]
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    replies: list[httpx.Response] = []
+    threads = [
+        threading.Thread(
+            target=lambda d=d: replies.append(httpx.post(base + "/v1/check-answer", json={"draft": d}, timeout=300))
+        )
+        for d in drafts
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    row.wall_s = time.monotonic() - started
+    health = _health(base)
+    stats = [httpx.get(base + "/v1/stats", timeout=60) for _ in range(20)]
+    row.peak_mb = peak.stop()
+    late = sum(_json_503(r) for r in replies)
+    row.tried = 1
+    row.survived = int(server.poll() is None and health is not None and health < HEALTH_BUDGET_S)
+    answered = all(r.status_code == 200 or _json_503(r) for r in replies)
+    row.clean = int(row.survived and answered and late > 0 and any(r.status_code == 200 for r in stats))
+    row.case += f" ({late} of 8 answered 503, healthz {health if health is None else round(health, 2)} s after)"
+    if not row.clean:
+        row.failures.append(f"statuses {[r.status_code for r in replies]}, healthz {health}")
+    return row
+
+
+def _upload_past(base: str, server: subprocess.Popen[bytes]) -> Row:
+    row = Row("HTTP", "upload of 50,000 facts, --write-timeout 0.1")
+    rows = "".join(json.dumps({"subject": f"u{i}", "predicate": "is_a", "object": "k1"}) + "\n" for i in range(50_000))
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    r = httpx.post(
+        base + "/v1/load?name=big.jsonl", content=rows, headers={"content-type": "application/x-ndjson"}, timeout=300
+    )
+    row.wall_s = time.monotonic() - started
+    health = _health(base)
+    small = None
+    for _ in range(200):  # writes queued behind the abandoned upload answer 503 and never start
+        small = httpx.post(
+            base + "/v1/facts", json={"facts": [{"subject": "glorp", "predicate": "is_a", "object": "k1"}]}, timeout=60
+        )
+        if small.status_code != 503:
+            break
+    kept = 503
+    for _ in range(20):  # a read just after a write may itself pass --timeout 0.1 (the reader catches up)
+        kept = httpx.get(base + "/v1/facts", params={"concept": "u1"}, timeout=60).status_code
+        if kept != 503:
+            break
+    row.peak_mb = peak.stop()
+    row.tried = 1
+    row.survived = int(server.poll() is None and health is not None and health < HEALTH_BUDGET_S)
+    row.clean = int(row.survived and _json_503(r) and small is not None and small.status_code == 201 and kept == 404)
+    row.case += f" ({r.status_code}, healthz {health if health is None else round(health, 2)} s after)"
+    if not row.clean:
+        row.failures.append(f"upload {r.status_code}, next write {small and small.status_code}, u1 {kept}")
+    return row
+
+
 def _wait(ready: Callable[[], bool], seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while not ready():
@@ -312,7 +401,7 @@ def table(rows: list[Row]) -> None:
 
 
 def run_all(root: Path, timeout: float) -> list[Row]:
-    return http_rows(root, timeout) + mcp_rows(root, timeout)
+    return http_rows(root, timeout) + past_limit_rows(root) + mcp_rows(root, timeout)
 
 
 def main() -> None:

@@ -165,6 +165,8 @@ _T: dict[str, dict[str, str]] = {
         "forbidden": "Нет, не разрешено: {a} для «{x}».",
         "required": "Да, требуется: {a} для «{x}».",
         "not_required": "Нет, не требуется: {a} для «{x}».",
+        "prohibited": "Да, запрещено: {a} для «{x}».",
+        "not_prohibited": "Нет, не запрещено: {a} для «{x}».",
         "sources": "Источники",
         "trust": "доверие",
         "inferred": "вывод по цепочке",
@@ -221,6 +223,8 @@ _T: dict[str, dict[str, str]] = {
         "forbidden": "No, {a} is not permitted for {x}.",
         "required": "Yes, {x} requires {a}.",
         "not_required": "No, {x} does not require {a}.",
+        "prohibited": "Yes, {a} is forbidden for {x}.",
+        "not_prohibited": "No, {a} is not forbidden for {x}.",
         "sources": "Sources",
         "trust": "trust",
         "inferred": "inferred along",
@@ -697,6 +701,8 @@ def _norm(answer: Answer, lang: str) -> str:
     if outcome == "unknown":
         return t["dont_know_norm"].format(v=a, x=x, checked=d["predicate"])
     yes = outcome == "supported"
+    if d["predicate"] == "permitted" and d.get("polarity") is False:  # "Is X forbidden?" asks the prohibition
+        return t["prohibited" if yes else "not_prohibited"].format(a=a, x=x)
     if d["predicate"] == "permitted":
         return t["allowed" if yes else "forbidden"].format(a=a, x=x)
     return t["required" if yes else "not_required"].format(a=a, x=x)

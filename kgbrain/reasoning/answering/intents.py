@@ -622,6 +622,7 @@ def _norm(r: Reasoning, q: Question) -> Answer:
         "object": action,
         "outcome": outcome.value,
         "norm": True,
+        "polarity": q.polarity,  # False: the question asks a prohibition ("Is X forbidden?")
     }
     if outcome is Outcome.UNKNOWN:
         confidence = 0.0

@@ -14,6 +14,9 @@ never a neighbour's norm.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from kgbrain.language import split_identifier, words
 from kgbrain.reasoning.nlu.links import ConceptLinks
 from kgbrain.reasoning.nlu.question import Intent, Question
@@ -41,18 +44,35 @@ _FILLER = frozenset(
 )
 
 
-def read_norm(r: ConceptLinks, q: Question) -> Question | None:
-    """The question as (holder, action) of a stored norm, or None when it names none."""
-    tokens = words(q.text)
+# Beginnings of the Russian forms of the modals («обязано», «разрешён», «запрещается»), by what they ask.
+_RU_MODAL_STEMS: tuple[tuple[str, str], ...] = (("обязан", "OBLIGATION"), ("должн", "OBLIGATION"))
+_RU_MODAL_STEMS += (("запрещ", "PROHIBITION"), ("разреш", "PERMISSION"), ("допуска", "PERMISSION"))
+_RU_MODAL_STEMS += (("допустим", "PERMISSION"),)
+
+
+def _modality(tokens: list[str]) -> tuple[Intent, bool] | None:
+    """(intent, polarity) the question's modal asks, or None when it has none."""
     said = set(tokens)
-    if said & (_OBLIGATION - {"have", "need", "needs"}) or ({"have", "need", "needs"} & said and "to" in said):
-        intent, polarity = Intent.OBLIGATION, True
-    elif said & _PROHIBITION:
-        intent, polarity = Intent.PERMISSION, False
-    elif said & (_PERMISSION | _MAYBE_PERMISSION):
-        intent, polarity = Intent.PERMISSION, True
-    else:
+    stems = {kind for t in tokens for stem, kind in _RU_MODAL_STEMS if t.startswith(stem)}
+    need = {"have", "need", "needs"}
+    if said & (_OBLIGATION - need) or (need & said and "to" in said) or "OBLIGATION" in stems:
+        return Intent.OBLIGATION, True
+    if said & _PROHIBITION or "PROHIBITION" in stems:
+        return Intent.PERMISSION, False
+    if said & (_PERMISSION | _MAYBE_PERMISSION) or "PERMISSION" in stems:
+        return Intent.PERMISSION, True
+    return None
+
+
+def read_norm(r: ConceptLinks, q: Question) -> Question | None:
+    """The question as (holder, action) of a stored norm, or None when it names none. A question that names no
+    holder ("Is overtaking under a bridge allowed?", «Можно ли выбрасывать мусор за борт?») asks the norm of the
+    action for the most general holder it is stated for."""
+    tokens = words(q.text)
+    modality = _modality(tokens)
+    if modality is None:
         return None
+    intent, polarity = modality
     wanted = NORM_PREDICATES[intent]
     declared = r.predicates().declared
     mentions = [m for m in r.linker.mentions(q.text) if m.concept not in declared]
@@ -60,19 +80,67 @@ def read_norm(r: ConceptLinks, q: Question) -> Question | None:
         actions = _norm_actions(r, holder_mention.concept, wanted)
         if not actions:
             continue
-        named = [m.concept for m in mentions if m is not holder_mention and m.concept in actions]
-        if named:
-            return _norm_question(q, intent, polarity, holder_mention.concept, named[0])
         span = range(holder_mention.start, holder_mention.end)
-        rest = [
-            t
-            for i, t in enumerate(tokens)
-            if i not in span and t not in _FILLER and t not in PARTICLES and not _modal(t) and not t.isdigit()
-        ]
-        action = _best_action(r, rest, actions)
+        action = _named_action(r, tokens, [m for m in mentions if m is not holder_mention], actions, span)
         if action is not None:
             return _norm_question(q, intent, polarity, holder_mention.concept, action)
-    return None
+    holders = _stated_norms(r, wanted)
+    action = _named_action(r, tokens, mentions, sorted(holders), range(0))
+    holder = _most_general(r, holders[action]) if action is not None else None
+    if action is None or holder is None:
+        return None
+    return _norm_question(q, intent, polarity, holder, action)
+
+
+def _named_action(
+    r: ConceptLinks, tokens: list[str], mentions: Sequence[Any], actions: list[str], span: range
+) -> str | None:
+    """The action among `actions` a mention names, else the one the words outside `span` name best."""
+    named = [str(m.concept) for m in mentions if m.concept in actions]
+    if named:
+        return named[0]
+    rest = [
+        t
+        for i, t in enumerate(tokens)
+        if i not in span and t not in _FILLER and t not in PARTICLES and not _modal(t) and not t.isdigit()
+    ]
+    return _best_action(r, rest, actions)
+
+
+def _stated_norms(r: ConceptLinks, wanted: tuple[str, ...]) -> dict[str, list[str]]:
+    """Every action a norm of the `wanted` predicates is stated about, with the holders it is stated for."""
+    g = r.graph()
+    found: dict[str, list[str]] = {}
+    for p in wanted:
+        pid = g.predicate_id(p)
+        if pid < 0:
+            continue
+        for i in (g.predicate == pid).nonzero()[0].tolist():
+            found.setdefault(g.names[int(g.object[i])], []).append(g.names[int(g.subject[i])])
+    return found
+
+
+def _most_general(r: ConceptLinks, holders: list[str]) -> str | None:
+    """The one holder every other holder of the action is below (a norm for every vessel, and the tanker's
+    own), or None when the holders are apart (the question must name whose norm it asks)."""
+    unique = sorted(set(holders))
+    tops = [c for c in unique if all(o == c or c in _above(r, o) for o in unique)]
+    return tops[0] if len(tops) == 1 else None
+
+
+def _above(r: ConceptLinks, concept: str) -> set[str]:
+    """The classes above `concept` (is_a / instance_of, stated and positive)."""
+    g = r.graph()
+    seen, todo = set(), [concept]
+    while todo:
+        c = todo.pop()
+        if c not in g.index:
+            continue
+        for e in g.out(c):
+            if e.predicate in ("is_a", "instance_of") and e.polarity and e.object not in seen:
+                seen.add(e.object)
+                todo.append(e.object)
+    return seen
 
 
 def norm_predicate(r: ConceptLinks, q: Question) -> str:
@@ -126,7 +194,9 @@ def _best_action(r: ConceptLinks, rest: list[str], actions: list[str]) -> str | 
             if hits * 2 < len(asked):
                 continue
             unsaid = sum(1 for p in parts if not any(same_root(a, p) for a in asked))
-            if unsaid and hits < len(asked):  # "carry skis" is not "carrying a bicycle": another object
+            # "carry skis" is not "carrying a bicycle" (another object); «вставать на якорь на судовом ходу» is
+            # «постановка на якорь на судовом ходу» (another verb, most words said)
+            if unsaid and hits < len(asked) and hits <= unsaid + len(asked) - hits:
                 continue
             score = hits - 0.3 * unsaid
             if best is None or score > best[0]:

@@ -511,6 +511,10 @@ def verify(
     brain = session.brain().at(as_of)
     if output is not None:
         refuse_overwrite(session, output, "-o", claims)
+        from kgbrain.output.verdicts import side_files
+
+        for side in side_files(output):  # written (and truncated) while the run goes on
+            refuse_overwrite(session, side, f"-o {str(output)!r}: the file beside it", claims)
     with verify_progress() as progress:
         summary = brain.verify_file(
             claims,

@@ -205,3 +205,14 @@ def test_two_workers_write_the_same_file_as_one(kb: Path, tmp_path: Path) -> Non
     assert code == 0
     assert json.loads(stdout)["workers"] == 2
     assert one.read_bytes() == two.read_bytes()
+
+
+@pytest.mark.parametrize("beside", [".partial", ".run.json"])
+def test_the_files_beside_the_output_never_overwrite_the_claims(kb: Path, tmp_path: Path, beside: str) -> None:
+    claims = claims_file(tmp_path / f"v.jsonl{beside}", 3)  # the claims happen to be named like a file beside -o
+    before = claims.read_bytes()
+    code, _, stderr = invoke(kb, str(claims), "-o", str(tmp_path / "v.jsonl"))
+    assert code == 2
+    assert f"the file beside it {str(claims)!r} is the command's input" in stderr
+    assert claims.read_bytes() == before
+    assert not (tmp_path / "v.jsonl").exists()

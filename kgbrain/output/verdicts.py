@@ -201,6 +201,12 @@ class VerifySummary:
         return self.checked / self.seconds if self.seconds > 0 else 0.0
 
 
+def side_files(out: Path) -> tuple[Path, Path]:
+    """The files a run writes beside its output `out`: the verdicts so far (`<out>.partial`) and the options of the
+    unfinished run (`<out>.run.json`)."""
+    return out.with_name(out.name + ".partial"), out.with_name(out.name + ".run.json")
+
+
 class VerdictWriter:
     """Appends verdict lines to `<out>.partial` (or a stream) in order, flushing after each batch; `finish` moves
     the whole file to `<out>`."""
@@ -231,8 +237,9 @@ class VerdictWriter:
         self.options = dict(options or {})
         # A device or pipe (/dev/null, /dev/stdout) is written as a stream: no journal beside it, no renaming.
         regular = out is not None and not special
-        self.journal = out.with_name(out.name + ".run.json") if out is not None and regular else None
-        self.partial = out.with_name(out.name + ".partial") if out is not None and regular else None
+        sides = side_files(out) if out is not None and regular else None
+        self.partial: Path | None = sides[0] if sides else None
+        self.journal: Path | None = sides[1] if sides else None
         self.finished = Finished([], Counter(), 0, False)
         if resume and out is not None and self.partial is not None:
             self.finished = read_finished(self.partial if self.partial.exists() else out)

@@ -78,7 +78,6 @@ if TYPE_CHECKING:  # verification is imported where it is used: most commands ne
 
 if TYPE_CHECKING:  # queries with variables load the rule executor on first use
     from kgbrain.reasoning.rules.query import QueryEngine, QueryResult
-    from kgbrain.reasoning.views.graph import FactGraph
     from kgbrain.ruleset import Program
 
 
@@ -564,11 +563,21 @@ class Brain:
         return run(self._current()._query_engine(), text)
 
     def _query_engine(self) -> QueryEngine:
-        """The closure of the active facts under the stored rules, kept until the next load."""
-        graph = self.reasoner.graph()
+        """The closure of the active facts under the stored rules, kept until the next write.
+
+        Kept in the process and in `<db>.reasoning/` (reasoning/rules/closure_file.py) under the write counter, so a
+        warm `kgbrain query` reads it back; as of a time (a `TimedStore`) it is built in the process, per mirror.
+        """
+        from kgbrain.memory.persisted import data_key
+        from kgbrain.reasoning.views.timed import TimedStore
+
+        counter = None if isinstance(self.store, TimedStore) else data_key(self.store)  # read before the facts
+        key: object = counter if counter is not None else self.reasoner.graph()  # no counter: the mirror's identity
         cached = self.__dict__.get("_query")
-        if cached is None or cached[0] is not graph:
-            cached = self.__dict__["_query"] = (graph, _query_engine(graph, self.store, self.rule_program))
+        if cached is None or (cached[0] != key if counter is not None else cached[0] is not key):
+            folder = self.reasoner.index_dir if counter is not None else None
+            built = _query_engine(self.reasoner, self.store, self.rule_program, folder, counter)
+            cached = self.__dict__["_query"] = (key, built)
         engine: QueryEngine = cached[1]
         return engine
 
@@ -1160,15 +1169,23 @@ def _read(
     return batch
 
 
-def _query_engine(graph: FactGraph, store: GraphStore, program: Callable[[], Program]) -> QueryEngine:
-    """A query engine over the closure of the active facts in `graph` under the strict rules `program` gives."""
+def _query_engine(
+    reasoner: Reasoner, store: GraphStore, program: Callable[[], Program], folder: Path | None, counter: str | None
+) -> QueryEngine:
+    """A query engine over the closure of the active facts of the reasoner's mirror under the strict rules
+    `program` gives; read from `folder` when it was saved there under the write counter `counter` (read before
+    the facts), else built (and saved there)."""
     from kgbrain.ingest.rdf_mapping import RdfMapper
+    from kgbrain.reasoning.rules import closure_file
     from kgbrain.reasoning.rules.executor import Closure, read_facts
     from kgbrain.reasoning.rules.query import QueryEngine, entailment_program
 
-    closure = Closure(read_facts(graph, store))
-    closure.run(entailment_program(program()))
-    return QueryEngine(closure, cast(RdfMapper, _MapperOnUse(store)))
+    def build() -> Closure:
+        closure = Closure(read_facts(reasoner.graph(), store))
+        closure.run(entailment_program(program()))
+        return closure
+
+    return QueryEngine(closure_file.load_or_build(folder, counter, build), cast(RdfMapper, _MapperOnUse(store)))
 
 
 class _MapperOnUse:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,6 +139,13 @@ class _Grow:
 
     def view(self) -> Ints:
         return self.data[: self.size]
+
+    @classmethod
+    def of(cls, values: Ints) -> _Grow:
+        """Over `values` as they are (the first `extend` copies them)."""
+        grown = cls()
+        grown.data, grown.size = values, len(values)
+        return grown
 
 
 class TooManyRows(InputError):
@@ -304,6 +311,7 @@ class Closure:
         self.stored_ids: dict[int, str] = {}  # tuple id -> smallest stored fact id
         self.stored_all: dict[int, list[str]] = {}  # tuple id -> every stored fact id (sorted)
         self.rounds = 0
+        self.restored = False  # read back by `restore`: it answers matches, it holds no firings or fact ids
         self._s, self._r, self._o = _Grow(), _Grow(), _Grow()
         self._keys = np.empty(0, dtype=np.int64)  # sorted tuple keys
         self._key_pos = np.empty(0, dtype=np.int64)  # tuple id of each sorted key
@@ -439,6 +447,68 @@ class Closure:
     def size(self) -> int:
         """Tuples held (stored and derived)."""
         return self._s.size
+
+    # -- persisting (reasoning/rules/closure_file.py) ----------------------------------------------
+
+    def state(self) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+        """What matching reads, as marshal-able data and arrays: terms, relations, tuples and their indexes.
+
+        Not the firings nor the stored fact ids: a query reads neither, and they are most of a closure's memory.
+        """
+        self._prepare([])
+        rel_keys, obj_keys = sorted(self._by_rel), sorted(self._by_rel_obj)
+        meta = {
+            "terms": self.terms,
+            "targets": self.targets,
+            "relations": self.relations,
+            "membership": sorted(self._membership),
+            "rel_keys": rel_keys,
+            "obj_keys": obj_keys,
+            "rounds": self.rounds,
+        }
+        arrays = {
+            "s": self._s.view(),
+            "r": self._r.view(),
+            "o": self._o.view(),
+            "keys": self._keys,
+            "key_pos": self._key_pos,
+            "numbers": self._numbers,
+            "is_concept": self._is_concept,
+            "by_rel": _concat([self._by_rel[k].view() for k in rel_keys]),
+            "by_rel_len": np.asarray([self._by_rel[k].size for k in rel_keys], dtype=np.int64),
+            "by_obj": _concat([self._by_rel_obj[k].view() for k in obj_keys]),
+            "by_obj_len": np.asarray([self._by_rel_obj[k].size for k in obj_keys], dtype=np.int64),
+        }
+        return meta, arrays
+
+    @classmethod
+    def restore(cls, meta: Mapping[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> Closure:
+        """The closure `state` described (its arrays used as they are).
+
+        Raises:
+            ValueError: the parts do not fit together (a file that is not what `state` gave).
+        """
+        c = cls(())
+        c.terms, c.targets = list(meta["terms"]), list(meta["targets"])
+        c.relations = [(str(p), bool(pol)) for p, pol in meta["relations"]]
+        c.term_index = {t: i for i, t in enumerate(c.terms)}
+        c.relation_index = {k: i for i, k in enumerate(c.relations)}
+        size, nt = len(arrays["s"]), len(c.terms)
+        lengths = {len(arrays[n]) for n in ("s", "r", "o", "keys", "key_pos")}
+        if lengths != {size} or {len(arrays["numbers"]), len(arrays["is_concept"]), len(c.targets)} != {nt}:
+            raise ValueError("closure parts of different lengths")
+        if len(c.term_index) != nt or len(c.relation_index) != len(c.relations):
+            raise ValueError("duplicate terms or relations")
+        c._frozen_terms, c.restored, c.rounds = True, True, int(meta["rounds"])
+        c._nt, c._nr = max(nt, 1), max(len(c.relations), 1)
+        c.numbers = arrays["numbers"].tolist()
+        c._numbers, c._is_concept = arrays["numbers"], arrays["is_concept"].astype(bool)
+        c._membership = {int(r) for r in meta["membership"]}
+        c._s, c._r, c._o = (_Grow.of(arrays[n]) for n in ("s", "r", "o"))
+        c._keys, c._key_pos = arrays["keys"], arrays["key_pos"]
+        c._by_rel.update(_split(meta["rel_keys"], arrays["by_rel"], arrays["by_rel_len"], int))
+        c._by_rel_obj.update(_split(meta["obj_keys"], arrays["by_obj"], arrays["by_obj_len"], tuple))
+        return c
 
     # -- matching ---------------------------------------------------------------------------------
 
@@ -734,6 +804,7 @@ class Closure:
 
     def fact_ids(self) -> list[str]:
         """The fact id naming each tuple: the smallest stored one, else the derived one (see module doc)."""
+        self._whole()
         names = [""] * self.size
         for tid, fid in self.stored_ids.items():
             names[tid] = fid
@@ -777,7 +848,12 @@ class Closure:
 
     def derived(self) -> list[int]:
         """Tuple ids of statements that rules derived and no stored fact states."""
+        self._whole()
         return list(range(len(self.stored_ids), self.size))
+
+    def _whole(self) -> None:
+        if self.restored:
+            raise ValueError("a closure read back from its file answers matches only: it holds no fact ids")
 
     def match_ids(self, body: Sequence[Atom | Comparison], *, max_rows: int | None = None) -> dict[str, Ints]:
         """Every binding of the body's variables over stored and derived facts, as term-id columns.
@@ -813,6 +889,20 @@ class Closure:
         if isinstance(value, float) and value.is_integer():
             return int(value)
         return value
+
+
+def _concat(parts: list[Ints]) -> Ints:
+    return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+
+
+def _split(keys: Sequence[Any], flat: Ints, lengths: Ints, key: Callable[[Any], Any]) -> Iterator[tuple[Any, _Grow]]:
+    """Index arrays cut out of their concatenation, by key (the parts of `Closure.state`)."""
+    if len(keys) != len(lengths) or int(lengths.sum()) != len(flat) or (lengths < 0).any():
+        raise ValueError("closure index lengths do not add up")
+    at = 0
+    for k, n in zip(keys, lengths.tolist(), strict=True):
+        yield key(k), _Grow.of(flat[at : at + n])
+        at += n
 
 
 def _value(value: str | float) -> str | int | float:

@@ -196,8 +196,9 @@ def _checked(reading: Reading, value: re.Match[str] | None) -> Reading | None:
 
 
 def _segmentations(r: ConceptLinks, tokens: list[str], mentions: list[Mention]) -> list[list[Mention]]:
-    """The mentions as linked, then with one name shortened by its last word: a stem can swallow the verb
-    ("champagne produced" meets "champagne producer"), and the shorter name leaves the verb to the phrase."""
+    """The mentions as linked, then with one name shortened by its last or first word: a stem can swallow the verb
+    ("champagne produced" meets "champagne producer", "carry passengers" names an action), and the shorter name
+    leaves the verb to the phrase."""
     out = [mentions]
     for k, m in enumerate(mentions):
         if m.end - m.start < 2:
@@ -206,6 +207,11 @@ def _segmentations(r: ConceptLinks, tokens: list[str], mentions: list[Mention]) 
         concept = r.linker.lookup(shorter)
         if concept is not None:
             out.append([*mentions[:k], Mention(shorter, concept, m.start, m.end - 1), *mentions[k + 1 :]])
+        # "Which vessels carry passengers?": an action's name ("carry passengers") swallows the verb before a name
+        tail = " ".join(tokens[m.start + 1 : m.end])
+        concept = r.linker.lookup(tail)
+        if concept is not None:
+            out.append([*mentions[:k], Mention(tail, concept, m.start + 1, m.end), *mentions[k + 1 :]])
     if len(mentions) > 1:  # "pressure in a champagne bottle": "bottle" is a word of the attribute's name
         out += [[*mentions[:k], *mentions[k + 1 :]] for k in range(len(mentions))]
     return out

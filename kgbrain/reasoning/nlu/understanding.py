@@ -159,6 +159,10 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         reading = read_relation(r, r.vocabulary(), q)
         if reading is not None:
             return replace(reading.question, tied=reading.options)
+    if found.intent is Intent.WH and found.concepts and not found.unresolved:
+        own = _own_label_reading(r, q, found)
+        if own is not None:  # «Что используется для …?»: the KB's label «используется для», not the verb table's
+            return own
     if found.intent in (Intent.DOES, Intent.WH) and found.concepts and not found.unresolved:
         return replace(found, tied=_ties(r, q, found))
     if found.intent is Intent.UNKNOWN and found.concepts and not found.unresolved:
@@ -336,6 +340,22 @@ def verb_statement(r: ConceptLinks, text: str, verb: str, language: str) -> tupl
         if found is not None:
             return found
     return None
+
+
+def _own_label_reading(r: ConceptLinks, q: Question, found: Question) -> Question | None:
+    """The relation-phrase reading of a wh-question the patterns read with the fixed verb table, when it asks the
+    same concepts through a stored predicate the table did not give and its phrase (verb and preposition) is
+    explained whole by that predicate's own names; None otherwise (the patterns' reading stands)."""
+    from kgbrain.reasoning.nlu.relations import read_relation
+
+    reading = read_relation(r, r.vocabulary(), q)
+    if reading is None or reading.tied or reading.match is None:
+        return None
+    read = reading.question
+    table = wh_predicates(found.verb, found.language, r.graph())
+    if read.intent is not Intent.WH or read.concepts != found.concepts or read.verb in table or not table:
+        return None
+    return read if len(reading.match.explained) >= 2 else None
 
 
 def _ties(r: ConceptLinks, q: Question, found: Question) -> tuple[str, ...]:

@@ -64,3 +64,22 @@ def test_a_wh_question_in_the_kbs_own_words(brain: Brain, question: str, said: s
     assert answer.intent == "wh", answer.text
     assert said in answer.text, answer.text
     assert unsaid not in answer.text.lower(), answer.text
+
+
+@pytest.mark.parametrize(
+    ("request_", "said"),
+    [
+        ("Tell me what a whisk is.", "Whisk"),  # an embedded question keeps statement order
+        ("Please explain what an oven is", "Oven"),
+        ("Расскажите, что такое духовка.", "Духовка"),
+        ("List the appliances that bake bread.", "Oven"),
+        ("List the kinds of appliance.", "kettle, oven"),  # a request the patterns read already stays as read
+    ],
+)
+def test_a_request_asks_the_question_it_wraps(brain: Brain, request_: str, said: str) -> None:
+    wrapped = brain.ask(request_)
+    if said:
+        assert wrapped.confidence > 0.5, wrapped.text
+        assert said in wrapped.text, wrapped.text
+    else:
+        assert wrapped.confidence == 0.0, wrapped.text

@@ -309,6 +309,15 @@ def parse_question(text: str) -> Question:
     the members of a class that do not do something has `polarity` False and the negation out of its slots.
     """
     text = _CONTRACTED.sub(lambda m: f"{m['w']} {_CONTRACTIONS[m['c'].lower()]}", text)
+    q = _parse_form(text)
+    if q.intent in (Intent.UNKNOWN, Intent.DEFINE):
+        asked = _unwrapped(text)
+        if asked is not None:  # "Tell me what a barge is." asks "What is a barge?"
+            return _parse_form(asked)
+    return q
+
+
+def _parse_form(text: str) -> Question:
     lang = detect_language(text)
     clean = _QUANTIFIER.sub(r"\1", _TRAILING.sub("", " ".join(text.split())))
     stated = _stated(text, lang, clean)
@@ -326,6 +335,47 @@ def parse_question(text: str) -> Question:
     if negated:
         return replace(q, subject=negated.group("s"), polarity=False)
     return q
+
+
+# A request that wraps a question ("Tell me what a barge is", «Объясни, что такое шлюз», "Name the ports on the
+# Volga", «Перечисли порты на Волге»): the question inside is what is asked.
+_TELL = re.compile(
+    r"^(?:please,?\s+)?(?:tell\s+me|explain(?:\s+to\s+me)?|describe|say)\s*,?\s+"
+    r"(?P<wh>what|who|why|how|where|when|which)\s+(?P<rest>.+?)[.!?]*$",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"^(?:please,?\s+)?(?:name|list)\s+(?:all\s+)?(?:the\s+)?(?P<rest>.+?)[.!?]*$", re.IGNORECASE)
+_RU_TELL = re.compile(
+    r"^(?:пожалуйста,?\s+)?(?:объясни|расскажи|скажи|поясни|подскажи)(?:те)?\s*,?\s+"
+    r"(?P<rest>(?:что|кто|почему|как|где|когда|как[а-яё]+|зачем|сколько)\s.+?)[.!?]*$",
+    re.IGNORECASE,
+)
+_RU_NAME = re.compile(r"^(?:пожалуйста,?\s+)?(?:назови|перечисли)(?:те)?\s*,?\s+(?P<rest>.+?)[.!?]*$", re.IGNORECASE)
+
+
+def _unwrapped(text: str) -> str | None:
+    """The question a request wraps, worded as a question; None when `text` is no such request."""
+    clean = " ".join(text.split())
+    m = _TELL.match(clean)
+    if m is not None:
+        rest = m["rest"]
+        copula = re.match(r"^(?P<x>.+?)\s+(?P<v>is|are|was|were)$", rest, re.IGNORECASE)
+        if copula is not None:  # an embedded question keeps statement order: "what a barge is"
+            return f"{m['wh'].capitalize()} {copula['v']} {copula['x']}?"
+        return f"{m['wh'].capitalize()} {rest}?"
+    m = _NAME.match(clean)
+    if m is not None:
+        rest = m["rest"].split()
+        if len(rest) > 1 and rest[1].lower().endswith("ed"):  # "the ports located on …": which ports are located
+            rest.insert(1, "are")
+        return f"Which {' '.join(rest)}?"
+    m = _RU_TELL.match(clean)
+    if m is not None:
+        return f"{m['rest'][:1].upper()}{m['rest'][1:]}?"
+    m = _RU_NAME.match(clean)
+    if m is not None:
+        return f"Какие {m['rest']}?"
+    return None
 
 
 _RU_COPULA = re.compile(r"^(?P<s>.+?)\s+(?P<v>явля(?:ет|ют)ся|вход(?:ит|ят))\s+(?P<o>.+)$", re.IGNORECASE)

@@ -61,6 +61,7 @@ _DEGREES = {
     "tall": ("height",),
     "high": ("height",),
     "deep": ("depth",),
+    "wide": ("width",),
     "big": ("size",),
     "hot": ("temperature",),
     "many": ("number", "count"),
@@ -74,6 +75,12 @@ _LIGHT = frozenset({"take", "takes", "took", "need", "needs", "требуетс�
 # A value at the end of a yes/no question ("Does tin melt at 232 °C?"): the claimed value of an attribute.
 _QUANTITY = re.compile(
     r"(?<![\w.])(?P<v>[-+\u2212]?\d+(?:[.,]\d+)?)\s*(?P<u>°\s?[A-Za-zА-Яа-я]|%|[^\W\d_][\w/.²³^-]*)?\s*\??\s*$"
+)
+# A value with a degree word after it ("2000 km long", "4 m deep"): the claimed value of the measure the word asks.
+_MEASURED = re.compile(
+    r"(?<![\w.])(?P<v>[-+\u2212]?\d+(?:[.,]\d+)?)\s*(?P<u>°\s?[A-Za-z]|%|[^\W\d_][\w/.²³^-]*)?\s+"
+    r"(?P<d>long|deep|high|tall|wide|heavy|old|fast)\s*\??\s*$",
+    re.IGNORECASE,
 )
 # What a wh-word adds to the phrase: "when" asks for a year (year_founded), "where" for a place (located_in).
 _HINTS = {"when": ("year",), "когда": ("год",)}
@@ -163,6 +170,9 @@ def _opening(q: Question, claim: bool) -> _Opening | None:
     if not yes_no and not wh and not (q.language == "ru" and _ru_yes_no(text)):
         return None
     yes_no = yes_no or not wh
+    measured = _MEASURED.search(text) if yes_no else None
+    if measured is not None:  # "Is the Kama 2000 km long?": the degree word says which measure is claimed
+        return _Opening(words(text[: measured.start()]), True, wh, _DEGREES[measured["d"].lower()], measured)
     value = _QUANTITY.search(text) if yes_no else None
     if value is not None:  # "Does tin melt at 232 °C?": the phrase without the value, which is then checked
         tokens = words(text[: value.start()])

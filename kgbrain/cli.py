@@ -1008,6 +1008,20 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def time_limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--timeout` and `--write-timeout` of the servers (serve, mcp)."""
+    command = click.option(
+        "--write-timeout",
+        type=click.FloatRange(0.1),
+        default=300.0,
+        show_default=True,
+        help="Seconds a write may take before it commits (then refused and rolled back).",
+    )(command)
+    return click.option(
+        "--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True, help="Seconds a read may take."
+    )(command)
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address (beyond loopback: KGBRAIN_TOKEN).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: any free one).")
@@ -1015,16 +1029,7 @@ def _cell(value: object) -> str:
 @click.option(
     "--max-body-mb", type=click.FloatRange(0.001), default=64.0, show_default=True, help="Largest request body."
 )
-@click.option(
-    "--timeout", type=click.FloatRange(0.1), default=60.0, show_default=True, help="Seconds a read may take (503)."
-)
-@click.option(
-    "--write-timeout",
-    type=click.FloatRange(0.1),
-    default=300.0,
-    show_default=True,
-    help="Seconds a write may take before it commits (503, rolled back).",
-)
+@time_limit_options
 @click.option(
     "--allow-host",
     "allow_hosts",
@@ -1071,6 +1076,7 @@ def serve(
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address for --transport http.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8766, show_default=True, help="Port for http.")
 @click.option("--read-only", is_flag=True, help="Leave out the tools that write (remember, forget).")
+@time_limit_options
 @click.option(
     "--allow-host",
     "allow_hosts",
@@ -1078,7 +1084,16 @@ def serve(
     help="Another host name clients may address (Host/Origin); loopback names always. Also KGBRAIN_ALLOWED_HOSTS.",
 )
 @pass_session
-def mcp(session: Session, transport: str, host: str, port: int, read_only: bool, allow_hosts: tuple[str, ...]) -> None:
+def mcp(
+    session: Session,
+    transport: str,
+    host: str,
+    port: int,
+    read_only: bool,
+    timeout: float,
+    write_timeout: float,
+    allow_hosts: tuple[str, ...],
+) -> None:
     """Serve the knowledge base to AI agents over the Model Context Protocol (stdio, or streamable HTTP at /mcp)."""
     from kgbrain.service.mcp_tools import run_mcp
 
@@ -1091,6 +1106,8 @@ def mcp(session: Session, transport: str, host: str, port: int, read_only: bool,
         read_only=read_only or demo,
         demo=demo,
         allow_hosts=frozenset(allow_hosts),
+        read_timeout_s=timeout,
+        write_timeout_s=write_timeout,
     )
 
 

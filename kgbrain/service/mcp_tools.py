@@ -33,7 +33,7 @@ from kgbrain.models import (
     VerifyClaimsTool,
     validated,
 )
-from kgbrain.service.core import Service
+from kgbrain.service.core import READ_TIMEOUT_S, WRITE_TIMEOUT_S, Service
 from kgbrain.service.guard import Refused, Scope, Tokens
 from kgbrain.service.replies import clip
 
@@ -336,8 +336,11 @@ def run_mcp(
     read_only: bool = False,
     demo: bool = False,
     allow_hosts: frozenset[str] = frozenset(),
+    read_timeout_s: float = READ_TIMEOUT_S,
+    write_timeout_s: float = WRITE_TIMEOUT_S,
 ) -> None:
-    """Serve over stdio, or streamable HTTP at http://host:port/mcp, until the client leaves.
+    """Serve over stdio, or streamable HTTP at http://host:port/mcp, until the client leaves; reads and writes
+    are time-limited as `kgbrain serve`'s are.
 
     Over HTTP every request passes the Host and Origin checks of `guard.py`, and, when tokens are set
     (KGBRAIN_TOKEN, KGBRAIN_WRITE_TOKEN, KGBRAIN_READ_TOKEN), must bear one; each tool call needs its scope.
@@ -351,7 +354,9 @@ def run_mcp(
     tokens = Tokens.from_env()
     if transport == "http":
         check_exposure(host, tokens)
-    service = Service(db, read_only=read_only, demo=demo)
+    service = Service(
+        db, read_only=read_only, demo=demo, read_timeout_s=read_timeout_s, write_timeout_s=write_timeout_s
+    )
     try:
         server = build(service, tokens)
         if transport == "stdio":

@@ -180,3 +180,51 @@ def _talk_with_surrogates(server: subprocess.Popen[bytes]) -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_stdio_server_takes_the_time_limits(tmp_path: Path, no_block: Path) -> None:
+    """`kgbrain mcp --timeout`: tool calls past it are short tool errors and the server answers on (issue #22)."""
+    kb = small_kb(tmp_path)
+    with subprocess.Popen(
+        [sys.executable, "-m", "kgbrain", "--db", str(kb), "mcp", "--timeout", "0.1", "--write-timeout", "30"],
+        env=env_with(no_block),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as server:
+        try:
+            _past_the_time_limit(server)
+        finally:
+            server.kill()
+            server.wait(timeout=60)
+
+
+def _past_the_time_limit(server: subprocess.Popen[bytes]) -> None:
+    import select
+
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+    assert _rpc(server, json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}).encode())
+    assert server.stdin is not None
+    assert server.stdout is not None
+    server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+    for n in range(8):  # sent at once: the reader takes them in turn, so some run or wait past 0.1 s
+        draft = " ".join(f"The neuron_{i} is a cell{(i + n) % 9}." for i in range(1_500))[:10_000]
+        call = {"name": "check_answer", "arguments": {"draft": draft}}
+        message = {"jsonrpc": "2.0", "id": 10 + n, "method": "tools/call", "params": call}
+        server.stdin.write(json.dumps(message).encode() + b"\n")
+    server.stdin.flush()
+    replies: dict[int, dict[str, Any]] = {}
+    deadline = time.monotonic() + 120
+    while len(replies) < 8 and time.monotonic() < deadline:
+        ready, _, _ = select.select([server.stdout], [], [], 5)
+        if ready:
+            reply = json.loads(server.stdout.readline())
+            replies[reply["id"]] = reply
+    assert sorted(replies) == list(range(10, 18))
+    late = [r["result"]["content"][0]["text"] for r in replies.values() if r["result"].get("isError")]
+    assert late, "no call ran past the limit"
+    assert all("longer than 0.1 s" in text and len(text) < 1_000 for text in late), late[:1]
+    fine = {"name": "remember", "arguments": {"facts": [{"subject": "zorp", "predicate": "is_a", "object": "cell"}]}}
+    reply = _rpc(server, json.dumps({"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": fine}).encode())
+    assert reply is not None
+    assert not reply["result"].get("isError"), reply

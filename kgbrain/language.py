@@ -458,6 +458,11 @@ _UNIT_OF_RU = {
     "секунда": "second",
     "процент": "percent",
     "градус": "degree",
+    "узел": "knot",
+    "метр": "meter",
+    "километр": "kilometer",
+    "килограмм": "kilogram",
+    "тонна": "tonne",
 }
 
 

@@ -53,3 +53,19 @@ def test_a_claimed_measure_is_checked(brain: Brain, question: str, outcome: Outc
 def test_a_measure_not_stored_is_not_decided(brain: Brain) -> None:
     answer = brain.ask("Is the city pool 25 m long?")
     assert answer.outcome not in (Outcome.SUPPORTED, Outcome.REFUTED), answer.text
+
+
+@pytest.mark.parametrize(
+    ("stored", "claimed", "match"),
+    [
+        ("1.2 km", "1 200 m", "same"),  # thousands grouped with spaces, as Russian writes them
+        ("2000 kg", "2 тонны", "same"),  # a Russian unit word in any form
+        ("3 kn", "3 узла", "same"),
+        ("3 kn", "4 узла", "different"),
+        ("12 m", "12 метров", "same"),
+    ],
+)
+def test_claimed_numbers_and_unit_words_compare(stored: str, claimed: str, match: str) -> None:
+    from kgbrain.reasoning.modes.quantities import compare
+
+    assert compare(stored, claimed).match.value == match

@@ -29,7 +29,11 @@ _RU_UNITS = {
     "мкмоль": "umol", "К": "K", "°С": "degC",
 }  # fmt: skip
 _CYRILLIC_UNIT = re.compile(r"°?[А-Яа-яЁё]+")
-_NUMBER = re.compile(r"^\s*([+\-\u2212]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+\-]?\d+)?)\s*(.*?)\s*$")
+# A number may group its thousands with spaces, as Russian writes them ("5 000 000 кг").
+_NUMBER = re.compile(
+    r"^\s*([+\-\u2212]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+\-]?\d+)?)"
+    r"\s*(.*?)\s*$"
+)
 _REGISTRY: list[Any] = []
 
 
@@ -55,7 +59,7 @@ def split_quantity(text: str) -> tuple[float, str] | None:
     if m is None:
         return None
     try:
-        number = float(m.group(1).replace("\u2212", "-").replace(",", "."))
+        number = float(re.sub(r"[ \u00a0\u202f]", "", m.group(1)).replace("\u2212", "-").replace(",", "."))
     except ValueError:
         return None
     return number, m.group(2)

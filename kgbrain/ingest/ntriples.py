@@ -49,8 +49,10 @@ def _unescape_one(m: re.Match[str]) -> str:
     if char is not None:
         return _SIMPLE_ESCAPES[char]
     code = int(hex4 or hex8, 16)
-    if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:  # the store takes only valid Unicode text
-        raise _BadEscape(m.group(0))
+    if 0xD800 <= code <= 0xDFFF:  # the store takes only valid Unicode text
+        raise _BadEscape(f"{m.group(0)} is not a Unicode character (a lone surrogate)")
+    if code > 0x10FFFF:
+        raise _BadEscape(f"{m.group(0)} is not a Unicode character (past U+10FFFF)")
     return chr(code)
 
 
@@ -191,7 +193,7 @@ def _parse_block(text: str, name: str, lines_before: int) -> Iterator[Triple]:
             triple = _triple(m, intern)
         except _BadEscape as exc:
             line_no = lines_before + text.count("\n", 0, m.start()) + 1
-            raise OntologyError(f"{name}:{line_no}: the escape {exc} is not a Unicode character") from None
+            raise OntologyError(f"{name}:{line_no}: the escape {exc}") from None
         yield triple
     if pos < len(text):
         _check_gap(text, pos, len(text), name, lines_before)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import OntologyError
+from kgbrain.errors import KgbrainError, OntologyError
 from kgbrain.ingest.batch import LoadBatch
 from kgbrain.ingest.formats import FORMATS, Kind, ontology_format
 from kgbrain.ingest.ntriples import Term, Triple, open_maybe_gzip, read_ntriples
@@ -218,6 +218,11 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
             f"{path.name}:{_last_line(path)}: the file ends in the middle of a statement (truncated?); "
             f"cannot parse as {rdf_format} ({type(exc).__name__})"
         ) from None
+    except (KgbrainError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - rdflib's N3 parser raises a bare Exception or AttributeError on some
+        # malformed input (a variable with an empty name, a quantifier outside a formula); the user gets the file
+        raise OntologyError(f"{path.name}: cannot parse as {rdf_format} ({type(exc).__name__}: {exc})"[:300]) from None
     if rdf_format in _DATASET_FORMATS:
         # the graph a statement sits in is not part of kgbrain's model; a statement in two graphs is one
         with warnings.catch_warnings():

@@ -67,10 +67,18 @@ def writes_to_deltas() -> bool:
     return engine_package.backend_name() == "ladybug"
 
 
+# The most a database file may grow to. The engines' default, 8 TiB, is reserved as virtual address space at every
+# open (VmSize 8.6 TB per process, measured on both); under load an open at test setup failed once with "Mmap for
+# size 8796093022208 failed". 256 GiB is ~1,000x the 1M-fact KB (~300 MB) and leaves room for Ladybug #924's
+# checkpoint leak (~9 MiB per checkpoint, 0.17-0.19: ~29,000 checkpoints in one process).
+MAX_DB_SIZE = 256 * 2**30
+
+
 def _database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) -> Any:
     package = engine_package.load()
     options: dict[str, Any] = {
         "buffer_pool_size": buffer_pool_mb * 2**20,
+        "max_db_size": MAX_DB_SIZE,
         "read_only": read_only,
         "auto_checkpoint": True,  # never off: see the COPY trap above
     }

@@ -559,3 +559,21 @@ def test_an_escape_that_is_no_unicode_character_is_refused(
     with pytest.raises(OntologyError, match=message):
         brain.load([path])
     assert brain.stats() == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n{ ?@:Neuron } => { ?x a ex:c } .\n',
+        "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n{ ?@euron } => { ex:a ex:b ex:d } .\n",
+    ],
+)
+def test_n3_that_breaks_the_parser_itself_is_one_error(brain: Brain, tmp_path: Path, text: str) -> None:
+    # found by fuzzing: rdflib's N3 parser raised a bare Exception (a variable with an empty name) past every handler
+    brain.load([ZOO])
+    before = brain.stats()
+    path = tmp_path / "rules.n3"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OntologyError, match=r"^rules\.n3: cannot parse as n3"):
+        brain.load([path])
+    assert brain.stats() == before

@@ -19,6 +19,8 @@ between two IRIs, and assertions of the ontology's own properties (literal objec
 Blank nodes, literal subjects and the rest of the schema vocabulary (subPropertyOf, domain, equivalentClass ...)
 are left out: kgbrain keeps those as declarations and rules, and their consequences show at the data level; so are
 kgbrain's class-level restriction facts (`some_values__p`, ...), its form of owlrl's blank-node restriction classes.
+When something is a member of owl:Nothing, owlrl's reference is its closure with owl:Nothing read as a plain class
+(owlrl types such a member with every class, ex falso; kgbrain reports cls-nothing2 and derives nothing from it).
 
 Columns: `owlrl` and `reasonable` count each peer's entailments; `matched / missed / extra` compare kgbrain with
 owlrl (the reference: missed = owlrl derives it, kgbrain does not; extra = kgbrain derives it, owlrl does not);
@@ -170,7 +172,31 @@ def run_owlrl(case: Case, result: Result, annotation: set[str], asserted: set[Ke
     result.seconds["owlrl"] = time.perf_counter() - start
     err = URIRef("http://www.daml.org/2002/03/agents/agent-ont#error")
     result.owlrl_errors = sorted(str(m) for m in graph.objects(None, err))
+    if (None, RDF.type, OWL.Nothing) in graph:
+        graph = _without_ex_falso(case)
     result.owlrl = named(graph, annotation) - asserted
+
+
+_NOT_NOTHING = URIRef("urn:kgbrain:bench:nothing")  # owl:Nothing as a plain class
+
+
+def _without_ex_falso(case: Case) -> rdflib.Graph:
+    """owlrl's closure with owl:Nothing read as a plain class: its members keep the types they have for a reason.
+
+    owlrl makes owl:Nothing a sub-class of every class (scm-cls), so a member of it is typed with every class of
+    the ontology, ex falso quodlibet; kgbrain reports the inconsistency (cls-nothing2) and derives nothing from it.
+    """
+    import owlrl
+
+    graph = rdflib.Graph()
+    for path in (case.ontology, case.data):
+        for t in rdflib.Graph().parse(path, format="nt"):
+            graph.add(tuple(_NOT_NOTHING if x == OWL.Nothing else x for x in t))  # type: ignore[arg-type]
+    owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(graph)
+    back = rdflib.Graph()
+    for t in graph:
+        back.add(tuple(OWL.Nothing if x == _NOT_NOTHING else x for x in t))  # type: ignore[arg-type]
+    return back
 
 
 def run_reasonable(case: Case, result: Result, annotation: set[str], asserted: set[Key], work: Path) -> None:

@@ -154,6 +154,13 @@ def nothing_rule(nothing_id: str) -> Rule:
     return Rule("cls-nothing2", Atom(member.predicate, member.args, negated=True), (member,))
 
 
+def ill_typed_rule(subject_id: str, predicate: str, predicate_id: str, lexical: str) -> Rule:
+    """dt-not-type: a literal outside its datatype's lexical space ("abc"^^xsd:integer) is false; the statement is
+    kept (as text under the datatype IRI) and denied by this rule, so that it shows as a conflict."""
+    stated = Atom(predicate, (Const(subject_id), Const(lexical, literal=True)))
+    return Rule(f"dt-not-type:{subject_id}:{predicate_id}", Atom(predicate, stated.args, negated=True), (stated,))
+
+
 # -- class expressions --------------------------------------------------------------------------------------
 
 

@@ -241,7 +241,7 @@ class RdfMapper:
         headers = dict.fromkeys(declared["Datatype"], "datatype")
         headers.update(dict.fromkeys(declared["Ontology"], "ontology_header"))
         actions: dict[str, tuple[str, str]] = {}  # predicate IRI -> what its statements become, see _action
-        concept, relations, attributes = self._concept, out.relations, out.attributes
+        concept, relations = self._concept, out.relations
         for s, p, o in triples:
             if s.startswith("_:"):
                 continue  # reached from the named term that points at it, or in _blank_roots
@@ -268,7 +268,7 @@ class RdfMapper:
                 self._skip(arg)
             elif isinstance(o, tuple):
                 out.mapped += 1
-                attributes.append((concept(s), p, self._literal(o)))
+                self._attribute(s, p, o)
             else:
                 out.mapped += 1
                 relations.append((concept(s), p, concept(o)))
@@ -438,10 +438,9 @@ class RdfMapper:
             out.mapped += 1
             rule = owl_rules.characteristic(owl_rules.RULE_CHARACTERISTICS[o], s, self.concept_id(s))
             out.rules.append(rule) if rule is not None else None
-        elif o == owl_rules.NOTHING:  # cls-nothing2: kept, and denied by a rule, so that it shows as a conflict
+        elif o == owl_rules.NOTHING:  # cls-nothing2: kept, and denied by a rule (_rules), so it shows as a conflict
             out.mapped += 1
             out.relations.append((self._concept(s), "instance_of", self._concept(o)))
-            out.rules.append(owl_rules.nothing_rule(self._concept(o)))
         elif o in m.skip_types:
             self._skip(m.skip_types[o])
         elif o in m.expressions:
@@ -451,6 +450,13 @@ class RdfMapper:
         else:
             out.relations.append((self._concept(s), "instance_of", self._concept(o)))
             out.mapped += 1
+
+    def _attribute(self, s: str, p: str, o: tuple[str, str | None, str | None]) -> None:
+        value = self._literal(o)
+        self._out.attributes.append((self._concept(s), p, value))
+        if o[1] is not None and value[1] == o[1] and self.m.datatypes.get(o[1], o[1]) != o[1]:  # ill-typed, kept
+            rule = owl_rules.ill_typed_rule(self._concept(s), p, self.concept_id(p), value[0])
+            self._out.rules.append(rule)
 
     def _literal(self, o: tuple[str, str | None, str | None]) -> _Value:
         lexical, datatype, lang = o
@@ -598,6 +604,8 @@ class RdfMapper:
             rules += owl_rules.CAX_DW
         if owl_rules.DIFFERENT_FROM in fixed:
             rules.append(owl_rules.EQ_DIFF)
+        if self._names_nothing(rules):  # asserted `x a owl:Nothing`, or a class below it (derived memberships)
+            rules.append(owl_rules.nothing_rule(self.concept_id(owl_rules.NOTHING)))
         rules += self._restriction_rules(rules)
         origin = "owl2rl:" + Path(self.file).name
 
@@ -608,6 +616,13 @@ class RdfMapper:
             Rule(r.id, rename(r.head), tuple(rename(a) if isinstance(a, Atom) else a for a in r.body), r.kind, origin)
             for r in owl_rules.unique_ids(rules)
         ]
+
+    def _names_nothing(self, rules: list[Rule]) -> bool:
+        nothing = self.concept_id(owl_rules.NOTHING)
+        if any(o == nothing for _, _, o in self._out.relations):
+            return True
+        atoms = (a for r in rules for a in (r.head, *r.body) if isinstance(a, Atom))
+        return any(Const(nothing) in a.args for a in atoms)
 
     def _restriction_rules(self, rules: list[Rule]) -> list[Rule]:
         """scm-svf1/2, scm-avf1/2, scm-hv for the class-level restrictions this file states or reads."""

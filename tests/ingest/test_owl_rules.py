@@ -199,3 +199,22 @@ def test_defined_classes_join_the_hierarchy_questions_read(brain: Brain) -> None
         assert brain.check(defined, "is_a", "Pizza").outcome is Outcome.SUPPORTED, defined
     assert brain.ask("Is a spicy pizza a pizza?").outcome is Outcome.SUPPORTED
     assert brain.check("SpicyPizza", "is_a", "PizzaTopping").outcome is Outcome.REFUTED  # Pizza disjoint_with it
+
+
+def test_an_ill_typed_literal_is_kept_and_an_inconsistency_and_a_well_typed_one_is_not(
+    brain: Brain, tmp_path: Path
+) -> None:
+    """dt-not-type for each checked datatype: the statement stays (as text) and is denied by the rule."""
+    data = tmp_path / "ages.ttl"
+    data.write_text(
+        "@prefix : <http://example.org/d#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        ':a :age "abc"^^xsd:integer . :b :vegan "maybe"^^xsd:boolean . :c :age "7"^^xsd:integer .\n'
+        ':d :vegan "true"^^xsd:boolean . :e :weight "1.5"^^xsd:double .\n',
+        encoding="utf-8",
+    )
+    brain.load([data])
+    explained = sorted(c.explanation for c in brain.conflicts())
+    assert len(explained) == 2, explained
+    assert all("rule dt-not-type" in e for e in explained), explained
+    assert any("abc" in e for e in explained), explained
+    assert any("maybe" in e for e in explained), explained

@@ -297,8 +297,8 @@ OPENER = textwrap.dedent(
 def test_a_reader_replays_the_log_of_a_writer_killed_as_it_opened(tmp_path: Path) -> None:
     """Kùzu refuses a read-only open while a killed writer's log is beside the file; the store replays it first.
 
-    Ladybug 0.22 writes no log while it opens (the trap is gone): a reader beside a writer killed as it opened
-    always opens, and this test checks that instead.
+    Ladybug writes no log while it opens, but the opener's close checkpoints, and a kill inside that checkpoint
+    leaves "recovery is pending" (seen at load ~15): either way the store's read-only open must replay and read.
     """
     on_kuzu = engine.backend() == "kuzu"
     path = tmp_path / "kb.kuzu"
@@ -323,7 +323,6 @@ def test_a_reader_replays_the_log_of_a_writer_killed_as_it_opened(tmp_path: Path
                     # (Kùzu writes its shadow pages, then the log: an empty shadow file does not stop a reader)
                 opener.kill()
             if _refused_read_only(path):
-                assert on_kuzu, "ladybug refused a read-only open after a writer was killed as it opened"
                 break
         else:
             if on_kuzu:

@@ -80,6 +80,18 @@ def test_resolve_and_its_errors(kb: Path) -> None:
     }
 
 
+def test_the_same_resolve_again_changes_nothing(kb: Path) -> None:
+    # after a kill a user cannot tell whether the resolve happened: running it again must be safe (trust not raised
+    # twice, no second adjustment)
+    data = json.loads(run(kb, "conflicts", "--json", "--type", "opposite_polarity")[1])[0]
+    keep = data["facts"][0]["fact_id"]
+    assert run(kb, "resolve", data["id"], "--keep", keep, "--by", "alice")[0] == 0
+    once = run(kb, "export")[1]
+    code, out, _ = run(kb, "resolve", data["id"], "--keep", keep, "--by", "alice")
+    assert (code, out) == (0, f"{data['id']} resolved by alice: kept {keep}.\n")
+    assert run(kb, "export")[1] == once
+
+
 def test_retract_and_its_errors(kb: Path) -> None:
     data = json.loads(run(kb, "conflicts", "--json", "--type", "opposite_polarity")[1])[0]
     fact = data["facts"][1]["fact_id"]

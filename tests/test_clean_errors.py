@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from kgbrain.api import Brain
 from kgbrain.cli import cli
-from kgbrain.store import KuzuStore, engine, engine_package
+from kgbrain.store import KuzuStore, engine, engine_package, working_copy
 from tests.conftest import write_jsonl
 
 BASE = [
@@ -403,6 +403,27 @@ def test_a_full_disk_during_load_leaves_the_kb_as_it_was(kb: Path, tmp_path: Pat
     assert done.returncode == 1
     assert one_error(done.stderr).startswith("Error: ")
     assert export_of(kb) == before
+
+
+@pytest.mark.parametrize("headroom", [64 * 2**10, 2 * 2**20])
+def test_a_retract_without_room_beyond_the_copy_is_refused(
+    kb: Path, headroom: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # found by bench/faults on a small tmpfs: with room for the working copy and a little more, the engine aborted
+    # the process (exit 134, "terminate called after throwing ... IOException") writing the retract's log and
+    # checkpoint pages; the space check must leave room for them, whatever the write's own size
+    [fact] = [row for row in map(json.loads, export_of(kb).splitlines()) if "fact_id" in row][:1]
+    before = export_of(kb)
+    real = os.statvfs(kb.parent)
+    free = kb.stat().st_size + headroom
+    fake = os.statvfs_result((real.f_bsize, 1, 10**9, free, free, *real[5:]))
+    monkeypatch.setattr(working_copy.os, "statvfs", lambda _path: fake)
+    code, _, err = run(kb, "retract", fact["fact_id"])
+    assert code == 1
+    assert "not enough disk space" in one_error(err)
+    monkeypatch.undo()
+    assert export_of(kb) == before
+    assert not list(kb.parent.glob(kb.name + ".writing*"))
 
 
 # -- read commands never write ------------------------------------------------------------------------------

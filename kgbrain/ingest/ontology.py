@@ -220,8 +220,9 @@ def _rdflib_triples(path: Path, rdf_format: str) -> Iterator[Triple]:
         ) from None
     except (KgbrainError, MemoryError):
         raise
-    except Exception as exc:  # noqa: BLE001 - rdflib's N3 parser raises a bare Exception or AttributeError on some
-        # malformed input (a variable with an empty name, a quantifier outside a formula); the user gets the file
+    except Exception as exc:
+        # rdflib's N3 parser raises a bare Exception or AttributeError on some malformed input (a variable with an
+        # empty name, a quantifier outside a formula); the user gets the file's name, not a traceback
         raise OntologyError(f"{path.name}: cannot parse as {rdf_format} ({type(exc).__name__}: {exc})"[:300]) from None
     if rdf_format in _DATASET_FORMATS:
         # the graph a statement sits in is not part of kgbrain's model; a statement in two graphs is one

@@ -57,6 +57,14 @@ def fsync(path: Path) -> None:
         os.close(fd)
 
 
+ENGINE_HEADROOM_BYTES = 16 * 2**20
+
+
+def engine_headroom(size: int) -> int:
+    """Free space every write keeps beyond its estimate: 16 MiB, or a tenth of the database when that is more."""
+    return max(ENGINE_HEADROOM_BYTES, size // 10)
+
+
 def check_space(path: Path, expected_bytes: int) -> None:
     """Refuse a write the disk (or the process's file size limit) has no room for.
 
@@ -64,7 +72,10 @@ def check_space(path: Path, expected_bytes: int) -> None:
         StoreError: not enough room for a copy of the database plus `expected_bytes`.
     """
     size = path.stat().st_size
-    need = size + 2 * expected_bytes  # the copy, the write-ahead log, and the pages it checkpoints into
+    # the copy, the write-ahead log and the pages it checkpoints into, and room for the engine's own log and shadow
+    # pages of any write: with room for the copy and 64 KB more, a retract (expected 0) aborted the process inside
+    # Ladybug (an IOException it does not catch, exit 134) where this check could have refused it
+    need = size + 2 * expected_bytes + engine_headroom(size)
     stats = os.statvfs(path.parent)
     free = stats.f_bavail * stats.f_frsize
     limit, _ = resource.getrlimit(resource.RLIMIT_FSIZE)

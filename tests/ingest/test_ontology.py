@@ -564,7 +564,7 @@ def test_an_escape_that_is_no_unicode_character_is_refused(
 @pytest.mark.parametrize(
     "text",
     [
-        '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n{ ?@:Neuron } => { ?x a ex:c } .\n',
+        "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n{ ?@:Neuron } => { ?x a ex:c } .\n",
         "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n{ ?@euron } => { ex:a ex:b ex:d } .\n",
     ],
 )

@@ -16,12 +16,14 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from kgbrain.errors import OntologyError
 from kgbrain.ingest import owl_rules
 from kgbrain.ingest.batch import FactColumns, LoadBatch
 from kgbrain.ingest.ntriples import Term, Triple
+from kgbrain.ingest.rdf_intervals import TimedStatement, split_timed
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
     DECLARATION_PREDICATES,
@@ -125,6 +127,9 @@ class _Out:
     rules: list[Rule] = field(default_factory=list)
     # class-level restrictions (subject class id, owl_rules.restriction() predicate, filler or value)
     class_facts: list[tuple[str, str, str]] = field(default_factory=list)
+    # statements with a time (ingest/rdf_intervals.py): as relations and attributes, then valid_from, valid_to
+    timed_relations: list[tuple[str, str, str, datetime | None, datetime | None]] = field(default_factory=list)
+    timed_attributes: list[tuple[str, str, _Value, datetime | None, datetime | None]] = field(default_factory=list)
     mapped: int = 0
     skipped_triples: int = 0
 
@@ -163,6 +168,7 @@ class RdfMapper:
         self._datatypes: set[str] = set()
         self._properties: set[str] = set()
         self._data_properties: set[str] = set()  # owl:DatatypeProperty: no prp-fp equality between values
+        self._timed: list[TimedStatement] = []
         self._reader = owl_rules.ExprReader(self._blank_props, self._list, self._const, self._is_datatype)
         self._compiler = owl_rules.Compiler(self._concept, self.concept_id)
 
@@ -231,6 +237,8 @@ class RdfMapper:
     def map(self, triples: Sequence[Triple]) -> LoadBatch:
         """Map all triples of the file (they must be in memory: blank-node constructs need lookahead)."""
         out = self._out
+        read = len(triples)
+        triples, self._timed = split_timed(triples, Path(self.file).name, self._timeable)
         declared, referenced = self._survey(triples)
         terms = declared["Class"] | declared["Property"] | declared["AnnotationProperty"]
         properties = declared["Property"] | declared["AnnotationProperty"]
@@ -273,7 +281,23 @@ class RdfMapper:
                 out.mapped += 1
                 relations.append((concept(s), p, concept(o)))
         self._blank_roots(referenced)
-        return self._batch(len(triples))
+        self._map_timed()
+        return self._batch(read)
+
+    def _timeable(self, p: str) -> bool:
+        """A predicate whose statements may hold for a time: a class membership, or any not of RDF/RDFS/OWL."""
+        return p == _TYPE or (p not in self.m.roles and split_iri(p)[0] not in self.m.builtin_namespaces)
+
+    def _map_timed(self) -> None:
+        out = self._out
+        for t in self._timed:
+            out.mapped += 1
+            s = self._concept(t.subject)
+            if isinstance(t.object, tuple):
+                out.timed_attributes.append((s, t.predicate, self._literal(t.object), t.valid_from, t.valid_to))
+            else:
+                p = "instance_of" if t.predicate == _TYPE else t.predicate
+                out.timed_relations.append((s, p, self._concept(t.object), t.valid_from, t.valid_to))
 
     def _survey(self, triples: Sequence[Triple]) -> tuple[dict[str, set[str]], set[str]]:
         """The first pass: what each term is declared as, the blank nodes referred to, where each blank node's
@@ -824,10 +848,23 @@ class RdfMapper:
         out = self._out
         found = {p for _, p, _ in out.relations} | {p for _, p, _ in out.class_facts}
         found |= {p for _, p, _ in out.attributes}
+        found |= {t[1] for t in out.timed_relations} | {t[1] for t in out.timed_attributes}
         found |= {d[0] for d in out.declarations} | {d[2] for d in out.declarations if d[3]}
         found |= {a.predicate for r in out.rules for a in (r.head, *r.body) if isinstance(a, Atom)}
         found = {split[1] if (split := owl_rules.split_restriction(p)) else p for p in found}
         return {p for p in found if ":" in p}  # IRIs; `instance_of`, `is_a`, `same_as` ... are kgbrain's names
+
+    def _intervals(self) -> dict[str, list[datetime | None]]:
+        """valid_from / valid_to in _columns' order (the timed relations last of the relations, attributes too)."""
+        out = self._out
+        if not out.timed_relations and not out.timed_attributes:
+            return {}
+        before_rel, before_attr = [None] * (len(out.relations) + len(out.class_facts)), [None] * len(out.attributes)
+        rel, attr = out.timed_relations, out.timed_attributes
+        return {
+            "valid_from": [*before_rel, *(t[3] for t in rel), *before_attr, *(t[3] for t in attr)],
+            "valid_to": [*before_rel, *(t[4] for t in rel), *before_attr, *(t[4] for t in attr)],
+        }
 
     def _batch(self, triples_read: int) -> LoadBatch:
         out = self._out
@@ -836,10 +873,13 @@ class RdfMapper:
         source, trust = self.source, self.trust
         facts = _columns(
             [(s, names.get(p, p), o) for s, p, o in out.relations]
-            + [(s, owl_rules.restriction_name(p, names), o) for s, p, o in out.class_facts],
-            [(s, names[p], v) for s, p, v in out.attributes],
+            + [(s, owl_rules.restriction_name(p, names), o) for s, p, o in out.class_facts]
+            + [(s, names.get(p, p), o) for s, p, o, _, _ in out.timed_relations],
+            [(s, names[p], v) for s, p, v in out.attributes]
+            + [(s, names[p], v) for s, p, v, _, _ in out.timed_attributes],
             source,
             trust,
+            self._intervals(),
         )
         declarations = sorted(
             {Declaration(names[p], kind, names[v] if is_pred else v) for p, kind, v, is_pred in out.declarations},
@@ -873,13 +913,18 @@ class RdfMapper:
 
 
 def _columns(
-    relations: list[tuple[str, str, str]], attributes: list[tuple[str, str, _Value]], source: str, trust: float
+    relations: list[tuple[str, str, str]],
+    attributes: list[tuple[str, str, _Value]],
+    source: str,
+    trust: float,
+    intervals: dict[str, list[datetime | None]],
 ) -> FactColumns:
     """Facts column-wise, as the bulk loader takes them (it computes the fact ids)."""
     n_rel, n = len(relations), len(relations) + len(attributes)
     langs = [v[2] for _, _, v in attributes]
     return FactColumns.of(
-        {
+        intervals
+        | {
             "subject": [r[0] for r in relations] + [a[0] for a in attributes],
             "predicate": [r[1] for r in relations] + [a[1] for a in attributes],
             "object": [r[2] for r in relations] + [None] * len(attributes),

@@ -104,7 +104,10 @@ def _reads_past_the_timeout(server: str) -> None:
 
 @pytest.mark.slow
 def test_an_upload_past_the_write_timeout_answers_503_and_stores_nothing(tmp_path: Path, no_block: Path) -> None:
-    with serving(tmp_path, no_block, "--write-timeout", "0.1") as server:
+    # 0.5 s, not 0.1: at load ~4 the small write after the upload took more than 0.1 s on every one of 200 tries;
+    # 50,000 facts take several seconds. (Not more facts: a rolled-back upload of 200,000 left Ladybug's NAMES
+    # index broken for the next write, "Index contains an invalid node offset": an open bug, see the note.)
+    with serving(tmp_path, no_block, "--write-timeout", "0.5") as server:
         _an_upload_past_the_write_timeout(server)
 
 

@@ -1,7 +1,8 @@
 """OWL 2 RL conformance: kgbrain's closure against owlrl and `reasonable`, entailment by entailment (issue #21).
 
     python bench/owl_conformance.py [--ontologies pizza,lubm,schemaorg,dbpedia,go] [--no-constructs]
-                                    [--cases cls-svf1,prp-fp] [--show 5] [--json OUT] [--write-expected]
+                                    [--cases cls-svf1,prp-fp] [--cases-dir DIR] [--show 5] [--json OUT]
+                                    [--write-expected]
 
 Every case is an ontology plus a data file loaded second, as a user loads them (`kgbrain load onto; kgbrain load
 data`):
@@ -10,7 +11,11 @@ data`):
 - the real ontologies in ../shared/data/ontologies (pizza, LUBM, schema.org, DBpedia, GO), each with probe data
   written here: one individual per named class (`probe:c<n> a C`) and one pair per property
   (`probe:s<n> p probe:o<n>`, or a literal of the range's datatype for a data property). LUBM also runs with its
-  real department (University0_0.owl) as the data.
+  real department (University0_0.owl) as the data;
+- with `--cases-dir DIR`, every `<case>.ttl` in DIR with its data `<case>.data.ttl`, laid out as the constructs are
+  (a set written elsewhere, e.g. one kept from the developers). owlrl's reference is computed live; where
+  `<case>.expected.nt` is present (the format `--write-expected` writes, `# inconsistent:` line included) it is the
+  reference instead, and the row says how many of its statements live owlrl disagrees with (`owlrl≠expected`).
 
 All three reasoners read the same N-Triples copies. The compared entailments are the named-term ones each closure
 adds to the input: `rdf:type` to a class outside the RDF/RDFS/OWL/XSD vocabularies, `rdfs:subClassOf` between two
@@ -89,6 +94,7 @@ class Case:
     name: str
     ontology: Path  # N-Triples (read by all three)
     data: Path
+    expected: Path | None = None  # a stored reference (`<case>.expected.nt`), used instead of live owlrl's
 
 
 @dataclass
@@ -101,6 +107,7 @@ class Result:
     owlrl_errors: list[str] = field(default_factory=list)
     reasonable_nothing: bool | None = None
     kgbrain_conflicts: int = 0
+    live_disagreement: int | None = None  # with a stored reference: statements live owlrl and it differ on
     seconds: dict[str, float] = field(default_factory=dict)
     error: str | None = None
 
@@ -122,6 +129,8 @@ class Result:
         if self.reasonable is not None:
             out["missed_vs_reasonable"] = len(self.reasonable - kgb)
             out["extra_vs_reasonable"] = len(kgb - self.reasonable)
+        if self.live_disagreement is not None:
+            out["owlrl_vs_expected"] = self.live_disagreement
         if self.error:
             out["error"] = self.error
         return out
@@ -366,14 +375,41 @@ def probe_data(ontology: Path, out: Path) -> Path:
 
 
 def construct_cases(work: Path, only: set[str] | None) -> Iterator[Case]:
-    for onto in sorted(CONSTRUCTS.glob("*.ttl")):
+    for case in dir_cases(CONSTRUCTS, work, only):
+        yield Case(case.name, case.ontology, case.data)  # the constructs' reference is live owlrl's, always
+
+
+def dir_cases(folder: Path, work: Path, only: set[str] | None = None) -> Iterator[Case]:
+    """Every `<case>.ttl` in `folder` with its `<case>.data.ttl` (none: no data) and `<case>.expected.nt` if any."""
+    work.mkdir(parents=True, exist_ok=True)
+    for onto in sorted(folder.glob("*.ttl")):
         if onto.name.endswith(".data.ttl"):
             continue
         name = onto.stem
         if only and name not in only:
             continue
         data = onto.with_name(name + ".data.ttl")
-        yield Case(name, _nt_copy(onto, work / f"{name}.nt"), _nt_copy(data, work / f"{name}.data.nt"))
+        data_nt = work / f"{name}.data.nt"
+        if data.exists():
+            _nt_copy(data, data_nt, "turtle")
+        else:
+            data_nt.write_text("", encoding="utf-8")
+        expected: Path | None = onto.with_name(name + ".expected.nt")
+        if expected is not None and not expected.exists():
+            expected = None
+        yield Case(name, _nt_copy(onto, work / f"{name}.nt", "turtle"), data_nt, expected)
+
+
+def read_expected(path: Path) -> tuple[set[Key], list[str]]:
+    """A stored reference (`--write-expected`'s format): its statements and its `# inconsistent:` messages."""
+    inconsistent = [
+        line.removeprefix("# inconsistent:").strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("# inconsistent:")
+    ]
+    graph = rdflib.Graph().parse(path, format="nt")
+    keys = {(str(s), str(p), '"' + str(o) if isinstance(o, Literal) else str(o)) for s, p, o in graph}
+    return keys, inconsistent
 
 
 _ONTOLOGIES = {
@@ -414,6 +450,10 @@ def run_case(case: Case, work: Path, *, with_reasonable: bool) -> Result:
             step(case, result, annotation, asserted)
         except Exception as exc:  # a bench reports a reasoner's failure and goes on
             result.error = f"{label}: {type(exc).__name__}: {exc}"[:300]
+    if case.expected is not None:
+        live = result.owlrl
+        result.owlrl, result.owlrl_errors = read_expected(case.expected)
+        result.live_disagreement = len(live ^ result.owlrl)
     if with_reasonable:
         try:
             run_reasonable(case, result, annotation, asserted, work)
@@ -455,6 +495,8 @@ def print_table(results: list[Result], show: int) -> None:
         totals["agree"] += bool(r.owlrl_errors) == bool(r.kgbrain_conflicts)
         if r.error:
             print(f"    error: {r.error}")
+        if r.live_disagreement:
+            print(f"    reference: {r.name}.expected.nt (owlrl≠expected on {r.live_disagreement} statements)")
         if show:
             for label, keys in (("missed", r.owlrl - r.kgbrain), ("extra", r.kgbrain - r.owlrl)):
                 for key in sorted(keys)[:show]:
@@ -490,6 +532,9 @@ def main() -> None:
     parser.add_argument("--no-constructs", action="store_true")
     parser.add_argument("--data", type=Path, default=SHARED, help="the folder of the real ontologies")
     parser.add_argument("--cases", default="", help="only these construct cases (comma-separated)")
+    parser.add_argument(
+        "--cases-dir", type=Path, action="append", default=[], help="also every <case>.ttl + <case>.data.ttl in DIR"
+    )
     parser.add_argument("--skip-reasonable", action="store_true")
     parser.add_argument("--show", type=int, default=0, help="print up to N missed / extra statements per case")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
@@ -502,12 +547,17 @@ def main() -> None:
         cases: list[Case] = []
         if not args.no_constructs:
             cases += construct_cases(work, set(filter(None, args.cases.split(","))) or None)
+        constructs = {id(c) for c in cases}
+        for n, folder in enumerate(args.cases_dir):
+            if not folder.is_dir():
+                parser.error(f"--cases-dir {str(folder)!r} is no folder")
+            cases += dir_cases(folder, work / f"cases{n}")
         cases += ontology_cases(work, [n for n in args.ontologies.split(",") if n], args.data)
         for case in cases:
             print(f"... {case.name}", file=sys.stderr, flush=True)
             result = run_case(case, work, with_reasonable=not args.skip_reasonable)
             results.append(result)
-            if args.write_expected and (CONSTRUCTS / f"{case.name}.ttl").exists():
+            if args.write_expected and id(case) in constructs:
                 write_expected(result)
     print_table(results, args.show)
     if args.json:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.owl_conformance import kgbrain_closure
+from bench.owl_conformance import dir_cases, kgbrain_closure, read_expected
 from kgbrain.choices import ConflictType
 
 CASES = Path(__file__).resolve().parents[2] / "fixtures" / "owl2rl"
@@ -33,16 +33,8 @@ NOT_CHECKED: set[str] = set()
 
 
 def _expected(name: str) -> tuple[set[tuple[str, str, str]], bool]:
-    keys: set[tuple[str, str, str]] = set()
-    inconsistent = False
-    for line in (CASES / f"{name}.expected.nt").read_text(encoding="utf-8").splitlines():
-        if line.startswith("# inconsistent:"):
-            inconsistent = True
-        if line.startswith("#") or not line.strip():
-            continue
-        s, p, o = line.rstrip(" .").split(" ", 2)
-        keys.add((s[1:-1], p[1:-1], o[1:-1] if o.startswith("<") else '"' + o[1 : o.rindex('"')]))
-    return keys, inconsistent
+    keys, inconsistent = read_expected(CASES / f"{name}.expected.nt")
+    return keys, bool(inconsistent)
 
 
 @pytest.mark.parametrize(
@@ -67,3 +59,26 @@ def test_owl2rl_inconsistency_is_a_typed_conflict_naming_the_rule(name: str) -> 
     rule = name.split("-")[0] + "-" + name.split("-")[1]
     families = {"cax-adc": "cax-dw", "eq-diff2": "eq-diff1", "eq-diff3": "eq-diff1"}  # the rule kgbrain compiles
     assert any(f"rule {families.get(rule, rule)}" in c.explanation for c in typed), [c.explanation for c in typed]
+
+
+def test_a_cases_folder_reads_as_the_constructs_do(tmp_path: Path) -> None:
+    """bench --cases-dir: `<case>.ttl` + `<case>.data.ttl` (or none) + `<case>.expected.nt` (or none) per case."""
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    for name in ("cax-sco", "prp-irp"):
+        for suffix in (".ttl", ".data.ttl", ".expected.nt"):
+            (folder / (name + suffix)).write_bytes((CASES / (name + suffix)).read_bytes())
+    (folder / "prp-irp.expected.nt").unlink()
+    (folder / "bare.ttl").write_text("<http://t.example/A> a <http://www.w3.org/2002/07/owl#Class> .\n")
+    cases = {c.name: c for c in dir_cases(folder, tmp_path / "work")}
+    assert sorted(cases) == ["bare", "cax-sco", "prp-irp"]
+    assert cases["prp-irp"].expected is None
+    assert cases["bare"].data.read_text() == ""
+    sco = cases["cax-sco"]
+    assert sco.expected is not None
+    assert read_expected(sco.expected) == (_expected("cax-sco")[0], [])
+    found, _, _ = kgbrain_closure(sco.ontology, sco.data)
+    assert found == _expected("cax-sco")[0]
+    _, messages = read_expected(CASES / "prp-irp.expected.nt")
+    assert messages
+    assert all("irreflexive" in m.lower() for m in messages), messages

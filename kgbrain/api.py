@@ -1159,12 +1159,20 @@ def _read(
 ) -> LoadBatch:
     """Read a facts file or ontology; an RDF reader gets the predicate IRIs the knowledge base holds."""
     from kgbrain.ingest.formats import Kind
-    from kgbrain.ingest.loader import stored_predicate_iris, stored_same_iris
+    from kgbrain.ingest.loader import stored_predicate_iris, stored_same_iris, stored_with_parents
 
     read = found.read()  # imports the reader's module now: rdflib is slow to import, only ontologies need it
-    known = {}
+    known: dict[str, Any] = {}
     if found.kind is Kind.ONTOLOGY:
-        known = {"known_predicates": stored_predicate_iris(store), "known_concepts": stored_same_iris(store)}
+        from kgbrain.ingest.ontology import declaring_classes
+
+        declaring = declaring_classes()
+        parented = stored_with_parents(store, declaring.values())
+        known = {
+            "known_predicates": stored_predicate_iris(store),
+            "known_concepts": stored_same_iris(store),
+            "known_parented_types": {iri for iri, cid in declaring.items() if cid in parented},
+        }
     batch: LoadBatch = read(path, source=source, trust=trust, fmt=found.name, progress=progress, **known)
     return batch
 

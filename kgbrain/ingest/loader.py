@@ -116,6 +116,11 @@ def stored_predicate_iris(store: GraphStore) -> dict[str, str]:
     return {row["key"][n:]: row["value"] for row in store.run("meta_prefixed", prefix=_PREDICATE_IRI)}
 
 
+def stored_with_parents(store: GraphStore, ids: Iterable[str]) -> set[str]:
+    """Which of the concept ids `ids` have a superclass in the knowledge base (an active `is_a` fact)."""
+    return {row["id"] for row in store.run("concepts_with_parents", ids=sorted(set(ids)))}
+
+
 def load_batch(store: GraphStore, batch: LoadBatch, *, now: datetime | None = None) -> LoadReport:
     """Add a parsed file to the store, all or nothing.
 

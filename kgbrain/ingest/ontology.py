@@ -19,7 +19,7 @@ import urllib.error
 import warnings
 import xml.sax
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ def read_ontology(
     progress: Callable[[int], None] | None = None,
     known_predicates: dict[str, str] | None = None,
     known_concepts: dict[str, str] | None = None,
+    known_parented_types: Collection[str] = (),
 ) -> LoadBatch:
     """Parse an ontology file and map it onto kgbrain's model.
 
@@ -61,6 +62,8 @@ def read_ontology(
         progress: called with the number of bytes read so far, now and then.
         known_predicates: the predicate IRIs the knowledge base has loaded, with their names (identity by IRI).
         known_concepts: IRIs an earlier file merged into another term's concept (owl:sameAs), with its id.
+        known_parented_types: the declaring classes (`rdfs:Class`, `owl:Class`, ... see `declaring_classes`)
+            the knowledge base gives a superclass: a term declared with one is a member of it (cax-sco).
 
     Raises:
         InputError: the format is unknown.
@@ -81,8 +84,16 @@ def read_ontology(
         trust=DEFAULT_TRUST if trust is None else trust,
         known_predicates=known_predicates,
         known_concepts=known_concepts,
+        known_parented_types=known_parented_types,
     )
     return mapper.map(triples)
+
+
+def declaring_classes() -> dict[str, str]:
+    """The rdf:type objects that declare a term (rdfs:Class, owl:Class, rdf:Property, ...) -> their concept ids."""
+    mapping = load_mapping()
+    mapper = RdfMapper(mapping, file="", source="", trust=0.0)
+    return {iri: mapper.concept_id(iri) for iri in mapping.declares}
 
 
 def rdf_format_of(path: Path, fmt: str | None) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -146,6 +146,7 @@ class RdfMapper:
         trust: float,
         known_predicates: dict[str, str] | None = None,
         known_concepts: dict[str, str] | None = None,
+        known_parented_types: Collection[str] = (),
     ) -> None:
         """Prepare to map one file whose facts get `source` and `trust`.
 
@@ -153,6 +154,7 @@ class RdfMapper:
         (ingest/loader.stored_predicate_iris): such an IRI keeps its name, and no other IRI takes it.
         `known_concepts` are the IRIs an earlier file merged into another term's concept (owl:sameAs), with that
         concept's id (ingest/loader.stored_same_iris): this file's statements about them go to that concept.
+        `known_parented_types` are the declaring classes (`rdfs:Class`, ...) an earlier file gave a superclass.
         """
         self.m = mapping
         self._known = known_predicates or {}
@@ -164,6 +166,7 @@ class RdfMapper:
         self._same: dict[str, str] = {}  # IRI -> canonical IRI (owl:sameAs)
         self._used: dict[str, str] = {}  # IRIs that name concepts -> their ids
         self._merged_before = known_concepts or {}
+        self._parented_types = set(known_parented_types)  # _member_classes
         self._out = _Out()
         self._datatypes: set[str] = set()
         self._properties: set[str] = set()
@@ -317,6 +320,8 @@ class RdfMapper:
                     declared[m.declares[o]].add(s)
                 elif m.roles.get(p) == "SameAs" and not s.startswith("_:"):
                     same_pairs.append((s, o))
+                elif m.roles.get(p) in ("IsA", "Equivalent"):
+                    self._note_parented(s, p, o)
                 if p == _TYPE and o == _OWL + "DatatypeProperty":
                     self._data_properties.add(s)
         # two properties owl:sameAs each other are equivalent properties (eq-rep-p), not one concept
@@ -326,6 +331,23 @@ class RdfMapper:
         self._consumed = bytearray(len(triples))
         self._triples = triples
         return declared, referenced
+
+    def _note_parented(self, s: str, p: str, o: str) -> None:
+        """A declaring class (`rdfs:Class`, ...) that this file gives a superclass, as `schema:Class
+        owl:equivalentClass rdfs:Class` does: see _member_classes."""
+        declares = self.m.declares
+        if s in declares and not o.startswith("_:"):
+            self._parented_types.add(s)
+        if self.m.roles[p] == "Equivalent" and o in declares and not s.startswith("_:"):
+            self._parented_types.add(o)
+
+    def _member_classes(self, s: str, o: str) -> None:
+        """`s a o` with `o` a declaring class (rdfs:Class, owl:Class, ...): a declaration, and where the ontology
+        puts `o` under a class of its own (`schema:Class owl:equivalentClass rdfs:Class`), a membership too, so
+        that cax-sco / cax-eqc make `s` a member of that class, as owlrl does. Elsewhere no fact: a declaration
+        alone has no consequence that is compared, and one `instance_of owl:Class` per class would only cost."""
+        if o in self._parented_types:
+            self._out.relations.append((self._concept(s), "instance_of", self._concept(o)))
 
     def _action(self, p: str, annotation_properties: set[str]) -> tuple[str, str]:
         """What statements with predicate `p` become, as far as the predicate alone decides."""
@@ -449,6 +471,7 @@ class RdfMapper:
                 self._concept(s)
             if what == "Individual":
                 out.annotations.append(Annotation(self._concept(s), "kind", "individual"))
+            self._member_classes(s, o)
             out.mapped += 1
         elif o in m.property_types:
             out.declarations.append((s, "property_type", m.property_types[o], False))

@@ -49,6 +49,7 @@ RESERVED_PREDICATES = (
     | SOURCE_PREDICATES
     | META_PREDICATES
     | {"is_a", "instance_of", "disjoint_with"}
+    | {owl_rules.SAME_AS, owl_rules.DIFFERENT_FROM}  # owl:sameAs / owl:differentFrom: the eq-* rules read these
 )
 _SINGLE_VALUED = frozenset({"domain", "range", "inverse_of"})  # one value per predicate in the Predicate table
 _PROPERTY_ROLES = frozenset(

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import QueryError, StoreError
-from kgbrain.store import engine, schema
+from kgbrain.store import batches, engine, schema
 from kgbrain.store.database import Database, env_number
 from kgbrain.store.delta import DeltaRecorder, FactDelta
 from kgbrain.store.engine import Session
@@ -312,7 +312,19 @@ class KuzuStore:
         if self._recorder.tracking and _FACT_UPDATE.search(query.text):
             self._recorder.update(params)  # (a write query runs inside a transaction: see `run`)
         # A named query's statement is prepared once per connection, but not inside a transaction (see engine.py).
-        yield from self._session.rows(query.text, params, what=f"query {name!r}", prepared=not self._in_tx)
+        yield from self._rows(query.text, params, what=f"query {name!r}", prepared=not self._in_tx)
+
+    def _rows(self, text: str, params: dict[str, Any], *, what: str, prepared: bool = False) -> Iterator[Row]:
+        """The rows of a statement; a long key list in parts (store/batches.py)."""
+        key = batches.batched_key(text, params)
+        if key is None:
+            yield from self._session.rows(text, params, what=what, prepared=prepared)
+            return
+
+        def part(keys: list[Any]) -> list[Row]:
+            return list(self._session.rows(text, {**params, key: keys}, what=what, prepared=prepared))
+
+        yield from batches.rows_in_parts(params[key], part)
 
     def run_generated(self, text: str, /, **params: Any) -> list[Row]:
         """Run a statement generated from schema names and parameter names only (compiled rules).
@@ -346,7 +358,7 @@ class KuzuStore:
         text, what = _table_statement(template, table)
         if self._recorder.tracking and _WRITES.search(text):
             self._recorder.unknown()
-        yield from self._session.rows(text, params, what=what)
+        yield from self._rows(text, params, what=what)
 
     def arrow_table(self, template: str, table: str, /, **params: Any) -> Any:
         """The rows of queries/templates/<template>.cypher on one relationship table (as `iterate_table`) as one
@@ -359,7 +371,19 @@ class KuzuStore:
         text, what = _table_statement(template, table)
         if _WRITES.search(text):
             raise QueryError(f"{what}: arrow_table is for reads")
-        return self._session.arrow(text, params, what=what)
+        key = batches.batched_key(text, params)
+        if key is None:
+            return self._session.arrow(text, params, what=what)
+        parts: list[Any] = []
+
+        def part(keys: list[Any]) -> int:
+            parts.append(self._session.arrow(text, {**params, key: keys}, what=what))
+            return int(parts[-1].num_rows)
+
+        batches.in_parts(params[key], part)
+        import pyarrow as pa  # (the engine's results are pyarrow tables already)
+
+        return pa.concat_tables(parts, promote_options="default")
 
     def explain(self, name: str) -> None:
         """Bind and plan a named query without running it (contract tests use this).

@@ -287,8 +287,9 @@ def _kgbrain_statements(brain: Brain, preds: dict[str, str]) -> Iterator[Key]:
                     yield s, _SUB, o
 
 
-def kgbrain_closure(ontology: Path, data: Path) -> tuple[set[Key], list[Any], float]:
-    """kgbrain's named-term entailments after loading `ontology` then `data`, its conflicts, and the load time.
+def kgbrain_closure(ontology: Path, data: Path, db: Path | None = None) -> tuple[set[Key], list[Any], float]:
+    """kgbrain's named-term entailments after loading `ontology` then `data`, its conflicts, and the load time;
+    in a knowledge base at `db` (a new file) or in memory.
 
     The tests (tests/reasoning/rules/test_owl2rl_constructs.py) call this too.
     """
@@ -296,7 +297,7 @@ def kgbrain_closure(ontology: Path, data: Path) -> tuple[set[Key], list[Any], fl
     graph = rdflib.Graph().parse(ontology, format=_fmt(ontology)).parse(data, format=_fmt(data))
     annotation = annotation_properties(graph)
     start = time.perf_counter()
-    with Brain.open(None) as brain:
+    with Brain.open(db) as brain:
         brain.load([ontology])
         brain.load([data])
         seconds = time.perf_counter() - start
@@ -312,8 +313,12 @@ def _fmt(path: Path) -> str:
     return "nt" if path.suffix == ".nt" else "turtle"
 
 
+ON_DISK: list[Path] = []  # --on-disk: the folder of each case's knowledge base file
+
+
 def run_kgbrain(case: Case, result: Result, annotation: set[str], asserted: set[Key]) -> None:
-    result.kgbrain, conflicts, result.seconds["kgbrain"] = kgbrain_closure(case.ontology, case.data)
+    db = ON_DISK[0] / f"{case.name}.kgb" if ON_DISK else None
+    result.kgbrain, conflicts, result.seconds["kgbrain"] = kgbrain_closure(case.ontology, case.data, db)
     result.kgbrain_conflicts = len(conflicts)
 
 
@@ -536,6 +541,7 @@ def main() -> None:
         "--cases-dir", type=Path, action="append", default=[], help="also every <case>.ttl + <case>.data.ttl in DIR"
     )
     parser.add_argument("--skip-reasonable", action="store_true")
+    parser.add_argument("--on-disk", action="store_true", help="kgbrain's knowledge bases on disk, not in memory")
     parser.add_argument("--show", type=int, default=0, help="print up to N missed / extra statements per case")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--write-expected", action="store_true", help="store owlrl's construct entailments")
@@ -544,6 +550,8 @@ def main() -> None:
     results: list[Result] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        if args.on_disk:
+            ON_DISK.append(work)
         cases: list[Case] = []
         if not args.no_constructs:
             cases += construct_cases(work, set(filter(None, args.cases.split(","))) or None)

@@ -717,11 +717,12 @@ def negative_assertion(p: str, s: Const, o: Const, ids: tuple[str, str, str]) ->
     return Rule(f"{table}:{':'.join(ids)}", Atom(p, (s, o), negated=True), ())
 
 
-def disjoint_properties(p: str, q: str, p_id: str, q_id: str) -> list[Rule]:
-    """prp-pdw: p and q never link the same pair (both ways, as conflicts through negative facts)."""
+def disjoint_properties(p: str, q: str, p_id: str, q_id: str, rule: str = "prp-pdw") -> list[Rule]:
+    """prp-pdw (or prp-adp, for a pair of an owl:AllDisjointProperties): p and q never link the same pair (both
+    ways, as conflicts through negative facts)."""
     return [
-        Rule(f"prp-pdw:{p_id}:{q_id}", Atom(q, (_X, _Y), negated=True), (Atom(p, (_X, _Y)),)),
-        Rule(f"prp-pdw:{q_id}:{p_id}", Atom(p, (_X, _Y), negated=True), (Atom(q, (_X, _Y)),)),
+        Rule(f"{rule}:{p_id}:{q_id}", Atom(q, (_X, _Y), negated=True), (Atom(p, (_X, _Y)),)),
+        Rule(f"{rule}:{q_id}:{p_id}", Atom(p, (_X, _Y), negated=True), (Atom(q, (_X, _Y)),)),
     ]
 
 

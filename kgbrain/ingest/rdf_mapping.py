@@ -744,14 +744,24 @@ class RdfMapper:
             out.skipped_triples += leftover
 
     def _all_disjoint(self, node: str, types: list[Term]) -> bool:
-        """owl:AllDisjointClasses: pairwise `disjoint_with`; whether the node was one (it is then accounted for)."""
-        if not any(t in self.m.declares and self.m.declares[t] == "AllDisjointClasses" for t in types):
+        """owl:AllDisjointClasses (pairwise `disjoint_with`) or owl:AllDisjointProperties (pairwise prp-pdw rules,
+        named prp-adp): whether the node was one (it is then accounted for)."""
+        kinds = {self.m.declares.get(t) for t in types if isinstance(t, str)}
+        if not kinds & {"AllDisjointClasses", "AllDisjointProperties"}:
             return False
         members = self._members(node)
         if members is None:
             return False
-        ids = sorted({self._concept(x) for x in members})
-        self._out.relations += [(a, "disjoint_with", b) for k, a in enumerate(ids) for b in ids[k + 1 :]]
+        if "AllDisjointClasses" in kinds:
+            ids = sorted({self._concept(x) for x in members})
+            self._out.relations += [(a, "disjoint_with", b) for k, a in enumerate(ids) for b in ids[k + 1 :]]
+        else:
+            props = sorted(set(members))
+            for k, p in enumerate(props):
+                for q in props[k + 1 :]:
+                    self._out.rules += owl_rules.disjoint_properties(
+                        p, q, self.concept_id(p), self.concept_id(q), "prp-adp"
+                    )
         self._out.mapped += self._consume(node)
         return True
 
@@ -821,7 +831,7 @@ class RdfMapper:
         return True
 
     def _members(self, node: str) -> list[str] | None:
-        """The named classes of an owl:AllDisjointClasses node's owl:members list, or None."""
+        """The named members of an owl:AllDisjointClasses or AllDisjointProperties node's owl:members list, or None."""
         for i in self._blank_out[node]:
             _, p, o = self._triples[i]
             if self.m.roles.get(p) == "Members" and isinstance(o, str):

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kgbrain.errors import AmbiguousRelation, InputError
-from kgbrain.knowledge import Authority, Fact
+from kgbrain.knowledge import Authority, Fact, Status
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retriever
@@ -280,9 +280,39 @@ def check_claims(
             found = _decided_claim(sentence, lang, decide, sources) or _compared_claim(sentence, retriever, packs, lang)
         except AmbiguousRelation:
             continue  # its relation phrase names two relations that decide it differently: verify says so
+        if found is None and decide is not None:
+            found = _claim_out_of_time(sentence, retriever, packs, decide, sources)
         if found is not None:
             out.append(found)
     return out
+
+
+def _claim_out_of_time(
+    sentence: str,
+    retriever: Retriever,
+    packs: Sequence[EvidencePack],
+    decide: Decide,
+    sources: Callable[[list[str]], Sequence[Any]] | None,
+) -> ClaimCheck | None:
+    """A sentence naming two concepts that only a fact out of time (as of the check's time) relates: the claim that
+    fact states, decided as verify decides it then ("Advocaat coached Zenit" as of 2012, when another coach holds
+    the functional `coach`: refuted); None when no such fact relates them or the decision is undecided."""
+    concepts, _unknown, _words = retriever.link(sentence)
+    ids = set(concepts)
+    if len(ids) < 2 or any(p.usable and {p.fact.subject, p.fact.object} <= ids for p in packs):
+        return None
+    polarity = not _NEGATION.search(sentence)
+    stated = dict.fromkeys(
+        (p.fact.subject, p.fact.predicate, p.fact.object)
+        for p in packs
+        if p.fact.status is Status.OUT_OF_TIME and p.fact.object is not None and {p.fact.subject, p.fact.object} <= ids
+    )
+    for subject, predicate, obj in stated:
+        check = decide([(subject, predicate, str(obj), polarity)])[0]
+        found = _decided(sentence, check, sources) if check is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 def _decided_claim(

@@ -92,9 +92,38 @@ _RU_STATEMENT = re.compile(
 )
 
 
+# «Каким было население Москвы?», «Какое население было у Москвы?»: a Russian wh-word of quality with a past copula
+# asks what the present-tense «Каково население Москвы?» asks; the copula's gender gives the wh-word's.
+_RU_WH_PAST = re.compile(r"^\s*(?:как(?:им|ой|ою|ими|ая|ое|ие|ов|ова|ово|овы))\s+(?P<rest>.*)$", re.IGNORECASE)
+# The copula right after the wh-word, before «у» and the holder, or last («Какое население было у Москвы?»); elsewhere
+# it is no question of quality: «Какой клуб был чемпионом?» asks which club.
+_RU_COPULA = re.compile(r"(?<!\w)(?P<verb>был|была|было|были|будет|будут)(?!\w)(?P<after>\s+у\s|\s*\??\s*$)?", re.I)
+_RU_WH_BY_COPULA = {"был": "Каков", "была": "Какова", "было": "Каково", "были": "Каковы", "будет": "Каков",
+                    "будут": "Каковы"}  # fmt: skip
+
+
+def _quality_in_present(question: str) -> str | None:
+    """«Каким было население Москвы?» as «Каково население Москвы?»; None when it is no such question."""
+    wh = _RU_WH_PAST.match(question)
+    if wh is None:
+        return None
+    rest = wh.group("rest")
+    copula = _RU_COPULA.search(rest)
+    if copula is None or (copula.start() > 0 and copula.group("after") is None):
+        return None
+    kept = rest[: copula.start()] + (" у " if (copula.group("after") or "").strip() == "у" else "")
+    kept += rest[copula.end() :]
+    return f"{_RU_WH_BY_COPULA[copula.group('verb').casefold()]} {' '.join(kept.split())}"
+
+
 def present(question: str) -> str:
-    """The question with a leading past-tense verb in the present ("Was X a Y?" -> "Is X a Y?"), and a Russian
-    statement with its copula as a yes/no question («плутон был планетой?» -> «Является ли плутон планетой?»)."""
+    """The question with a leading past-tense verb in the present ("Was X a Y?" -> "Is X a Y?"), a Russian
+    wh-question of quality with its copula in the present («Каким было население X?» -> «Каково население X?»),
+    and a Russian statement with its copula as a yes/no question («плутон был планетой?» -> «Является ли плутон
+    планетой?»)."""
+    quality = _quality_in_present(question)
+    if quality is not None:
+        return quality
     for pattern, verb in _TENSE:
         found = pattern.match(question)
         if found is not None:

@@ -846,8 +846,8 @@ def history(session: Session, concept: str | None, since: str | None, as_json: b
     for e in found:
         click.echo(f"{e.id}  {e.asked_at:%Y-%m-%d %H:%M:%S}  [{e.channel}{' ' + e.session if e.session else ''}]")
         click.echo(f"  Q: {e.question}\n  A: {e.answer}")
-        for c in e.corrections:
-            click.echo(f"  corrected: {c}")
+        for c in e.correction_records:
+            click.echo(f"  corrected by {c.by} at {c.made_at:%Y-%m-%d %H:%M:%S}: {c.text}")
     click.echo(f"({len(found)} episode{'s' if len(found) != 1 else ''})", err=True)
 
 

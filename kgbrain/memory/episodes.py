@@ -26,6 +26,20 @@ RECALLED = 3  # episodes retrieval returns beside the facts
 
 
 @dataclass(frozen=True, slots=True)
+class Correction:
+    """A person's correction of an episode: what they said, who, and when."""
+
+    id: str
+    text: str
+    by: str
+    made_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form (an episode's `correction_records`)."""
+        return {"id": self.id, "text": self.text, "by": self.by, "made_at": _iso(self.made_at)}
+
+
+@dataclass(frozen=True, slots=True)
 class Episode:
     """One recorded answer."""
 
@@ -41,11 +55,20 @@ class Episode:
     channel: str
     session: str = ""
     as_of: str = ""
-    corrections: tuple[str, ...] = ()
+    corrections: tuple[str, ...] = ()  # their texts, oldest first
+    correction_records: tuple[Correction, ...] = ()  # the same with who made each and when
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Episode:
         """Build from an episode_list / episodes_about row."""
+        texts, ids = row["corrections"] or (), row.get("correction_ids") or ()
+        by, at = row.get("corrected_by") or (), row.get("corrected_at") or ()
+        made = tuple(
+            sorted(
+                (Correction(i, t, b or "", utc(m)) for t, i, b, m in zip(texts, ids, by, at, strict=True) if t and i),
+                key=lambda c: (c.made_at, c.id),
+            )
+        )
         return cls(
             id=row["id"],
             question=row["question"],
@@ -59,7 +82,8 @@ class Episode:
             channel=row["channel"] or "",
             session=row["session"] or "",
             as_of=row["as_of"] or "",
-            corrections=tuple(c for c in row["corrections"] or () if c),
+            corrections=tuple(c.text for c in made),
+            correction_records=made,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -73,12 +97,18 @@ class Episode:
             "outcome": self.outcome,
             "confidence": round(self.confidence, 4),
             "fact_ids": list(self.fact_ids),
-            "asked_at": self.asked_at.isoformat().replace("+00:00", "Z"),
+            "asked_at": _iso(self.asked_at),
             "channel": self.channel,
             "session": self.session,
             "as_of": self.as_of,
             "corrections": list(self.corrections),
+            "corrected_by": [c.by for c in self.correction_records],
+            "correction_records": [c.as_dict() for c in self.correction_records],
         }
+
+
+def _iso(when: datetime) -> str:
+    return when.isoformat().replace("+00:00", "Z")
 
 
 def has_episodes(store: GraphStore) -> bool:

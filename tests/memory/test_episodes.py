@@ -65,8 +65,16 @@ def test_an_episode_is_recorded_listed_retrieved_corrected_and_forgotten(kb: Pat
     # A correction links to the episode and comes back with it.
     done = _cli(kb, "correct", ep["id"], "No, that is wrong: say which kind of cell", "--by", "teacher")
     assert done.returncode == 0, done.stderr
+    assert _cli(kb, "correct", ep["id"], "«Нет, это неверно»", "--by", "reviewer").returncode == 0
     again = json.loads(_cli(kb, "history", "--concept", "neuron", "--json").stdout)
-    assert again[0]["corrections"] == ["No, that is wrong: say which kind of cell"]
+    assert again[0]["corrections"] == ["No, that is wrong: say which kind of cell", "«Нет, это неверно»"]
+    assert again[0]["corrected_by"] == ["teacher", "reviewer"]  # who corrected, in the order they did
+    records = again[0]["correction_records"]
+    assert [(r["text"], r["by"]) for r in records] == list(zip(again[0]["corrections"], ["teacher", "reviewer"]))
+    assert all(r["id"].startswith("co_") and r["made_at"].endswith("Z") for r in records)
+    shown = _cli(kb, "history").stdout
+    assert "corrected by teacher at " in shown
+    assert "corrected by reviewer at " in shown
     assert json.loads(_cli(kb, "history", "--concept", "glial_cell", "--json").stdout) == []
     assert json.loads(_cli(kb, "history", "--since", "2999", "--json").stdout) == []
 

@@ -70,7 +70,8 @@ def test_an_episode_is_recorded_listed_retrieved_corrected_and_forgotten(kb: Pat
     assert again[0]["corrections"] == ["No, that is wrong: say which kind of cell", "«Нет, это неверно»"]
     assert again[0]["corrected_by"] == ["teacher", "reviewer"]  # who corrected, in the order they did
     records = again[0]["correction_records"]
-    assert [(r["text"], r["by"]) for r in records] == list(zip(again[0]["corrections"], ["teacher", "reviewer"]))
+    expected = list(zip(again[0]["corrections"], ["teacher", "reviewer"], strict=True))
+    assert [(r["text"], r["by"]) for r in records] == expected
     assert all(r["id"].startswith("co_") and r["made_at"].endswith("Z") for r in records)
     shown = _cli(kb, "history").stdout
     assert "corrected by teacher at " in shown

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from kgbrain.memory.episodes import Episode
+    from kgbrain.reasoning.cognition.conversation import Concepts
     from kgbrain.reasoning.nlu.question import Question
     from kgbrain.reasoning.nlu.when import TimeInQuestion
     from kgbrain.reasoning.views.timed import Timeline
@@ -713,6 +714,26 @@ class Brain:
             fact_ids=a.trace.fact_ids, channel=channel, session=session, as_of=output.as_of or "",
         )  # fmt: skip
 
+    def record_turn(self, output: BrainOutput, *, channel: str, session: str) -> BrainOutput:
+        """Record one turn of a conversation: an answer as an episode, a correction ("No, that is wrong: …")
+        linked to the session's last episode; the output, its words saying where a correction went.
+
+        Raises:
+            StoreError: the store failed or is read-only.
+        """
+        from kgbrain.memory import episodes
+        from kgbrain.reasoning.cognition.conversation import correction_sentence
+
+        if output.corrects is None:
+            self.record_episode(output, channel=channel, session=session)
+            return output
+        said, asked = output.corrects
+        store = self.__dict__.get("_whole", self).store
+        last = episodes.last_of_session(store, session)
+        if last is not None:
+            episodes.correct(store, last, said, by=f"{channel}:{session}")
+        return replace(output, text=correction_sentence(output.language, asked, last, recorded=True))
+
     def history(self, *, concept: str | None = None, since: str | None = None) -> list[Episode]:
         """Recorded episodes, oldest first: about `concept` (a name or id) when given, asked at or after `since`.
 
@@ -1094,6 +1115,7 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
         Conversations,
         Focus,
         follow_up,
+        is_correction,
         predicates_of,
         reading_sentence,
     )
@@ -1103,7 +1125,10 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
     talks: Conversations = whole.__dict__.setdefault("_conversations", Conversations())
     focus = talks.get(session)
     now = brain._current()
-    read = follow_up(question, focus, now.reasoner.linker.link, predicates_of(now.reasoner.vocabulary()))
+    if focus is not None and is_correction(question):
+        return _correction_turn(now, question, focus.question, goal_type, priority)
+    predicates = predicates_of(now.reasoner.vocabulary(), now.reasoner.graph().pred_names)
+    read = follow_up(question, focus, now.reasoner.linker.link, predicates, _concepts_of(now.store))
     full = read.question if read is not None else question
     if read is not None and read.typed is not None:  # the last question with one slot replaced, as understood
         asked, typed = read.time, read.typed
@@ -1121,6 +1146,44 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
     reading = f"{said}; {output.reading}" if output.reading else said
     text = f"{reading_sentence(read, output.language)} {output.text}"
     return replace(output, text=text, question=question, reading=reading)
+
+
+def _concepts_of(store: GraphStore) -> Concepts:
+    """A follow-up's view of the stored concepts: their kinds (`instance_of` / `is_a` parents) and labels."""
+    from kgbrain.reasoning.cognition.conversation import Concepts
+
+    seen: dict[str, ConceptFacts] = {}
+
+    def of(cid: str) -> ConceptFacts | None:
+        if cid not in seen and store.run("concept_get", id=cid):
+            seen[cid] = ConceptFacts.of(store, cid)
+        return seen.get(cid)
+
+    def kinds(cid: str) -> frozenset[str]:
+        found = of(cid)
+        facts = found.facts if found is not None else []
+        return frozenset(
+            str(f.object) for f in facts if f.subject == cid and f.predicate in ("instance_of", "is_a") and f.polarity
+        )
+
+    def label(cid: str, lang: str) -> str:
+        found = of(cid)
+        labels = found.labels if found is not None else {}
+        return labels.get(lang) or next(iter(labels.values()), cid)
+
+    return Concepts(kinds, label)
+
+
+def _correction_turn(now: Brain, said: str, last: str, goal_type: str | None, priority: float) -> BrainOutput:
+    """A person's correction of the conversation's last answer (to `last`): that answer's reasoning again, with
+    words saying it was understood as a correction (`Brain.record_turn` links it to the answer's episode). The
+    conversation's focus stays on `last`."""
+    from kgbrain.reasoning.cognition.conversation import correction_sentence
+
+    output = now.think(last, goal_type=goal_type, priority=priority)
+    text = correction_sentence(output.language, last, None, recorded=False)
+    reading = f"{said!r} read as a correction of the answer to {last!r}"
+    return replace(output, text=text, question=said, reading=reading, corrects=(said, last))
 
 
 def _executor_as_of(as_of: str, path: Path) -> Brain:

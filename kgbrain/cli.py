@@ -803,15 +803,24 @@ def _say_which_base(session: Session, brain: Brain, output: Any) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print each answer as one JSON line.")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Store each answer as an episode of this conversation, and a correction ('No, that is wrong: ...') "
+    "linked to the last one (writes to the KB).",
+)
 @as_of_option
 @_config_option
 @pass_session
-def chat(session: Session, as_json: bool, as_of: str | None, config_file: Path | None) -> None:
+def chat(session: Session, as_json: bool, record: bool, as_of: str | None, config_file: Path | None) -> None:
     """A conversation: one question per line (a prompt on a terminal); follow-ups ("Does it divide?",
     «А глиальные клетки?», "Why?") are read against the last question."""
+    import uuid
+
     from kgbrain.errors import InputError
 
-    brain = _cognitive_brain(session, config_file)
+    brain = _cognitive_brain(session, config_file, record=record)
+    talk = f"chat-{uuid.uuid4().hex[:12]}" if record else "chat"  # its episodes, apart from other chats'
     interactive = sys.stdin.isatty()
     while True:
         line = click.prompt("?", default="", show_default=False) if interactive else sys.stdin.readline()
@@ -820,10 +829,12 @@ def chat(session: Session, as_json: bool, as_of: str | None, config_file: Path |
         if not line.strip():
             continue
         try:
-            output = brain.at(as_of).converse(line.strip(), session="chat")
+            output = brain.at(as_of).converse(line.strip(), session=talk)
         except InputError as exc:
             click.echo(f"Error: {exc}", err=True)
             continue
+        if record:
+            output = brain.record_turn(output, channel="cli", session=talk)
         if as_json:
             from kgbrain.models import AskOut
 

@@ -58,6 +58,9 @@ class BrainOutput:
     # The question as asked when it was answered in another form (None: as answered), and how it was read.
     question: str | None = None
     reading: str | None = None
+    # A person's correction of the conversation's last answer ("No, that is wrong: ...") and the question that
+    # answer was to: linked to its episode when the conversation is recorded.
+    corrects: tuple[str, str] | None = None
 
     @property
     def validation_passed(self) -> bool:

@@ -356,8 +356,8 @@ class Service:
             output = await self.read(
                 lambda b: b.at(as_of).converse(question, session=talk, goal_type=goal, priority=priority)
             )
-            if self.writer is not None:
-                await self.write(lambda w: w.record_episode(output, channel=channel, session=talk))
+            if self.writer is not None:  # an answer as an episode; a correction linked to the last one
+                output = await self.write(lambda w: w.record_turn(output, channel=channel, session=talk))
             return AskOut.from_output(output)
 
         key = (question, goal, priority, as_of)

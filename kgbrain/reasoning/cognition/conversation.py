@@ -60,6 +60,15 @@ class Predicates:
 
     named: Callable[[str], str | None]  # the one predicate the words name whole, or None
     said: Callable[[str, str], Sequence[str]]  # the words of a text that name a predicate
+    relates: Callable[[str], bool] = lambda _p: True  # the predicate relates concepts (else: an attribute's value)
+
+
+@dataclass(frozen=True, slots=True)
+class Concepts:
+    """What a follow-up needs to know of the concepts it names: their kinds and their labels."""
+
+    kinds: Callable[[str], frozenset[str]]  # the classes a concept is an instance or a kind of
+    label: Callable[[str, str], str]  # a concept's label in a language ("en" / "ru")
 
 
 # What a follow-up about another predicate says besides it: «А его заместитель?», "And its deputy?".
@@ -108,15 +117,18 @@ _WHY = re.compile(r"^\s*(?:why|почему|отчего|зачем)\s*\?*\s*$",
 
 
 def follow_up(
-    question: str, focus: Focus | None, link: Link | None = None, predicates: Predicates | None = None
+    question: str,
+    focus: Focus | None,
+    link: Link | None = None,
+    predicates: Predicates | None = None,
+    concepts: Concepts | None = None,
 ) -> Reading | None:
     """The full form of a follow-up question, or None when it stands alone (or there is no focus)."""
     if focus is None or not focus.names:
         return None
     words = _topic_words(focus)
-    if _WHY.match(question):  # why of the last question, whatever time it asked about
-        last = (focus.typed.text if focus.typed is not None else focus.question).rstrip("?").strip()
-        full = f"{'Почему' if focus.language == 'ru' else 'Why'} {last[:1].lower()}{last[1:]}?"
+    if _WHY.match(question):
+        full = _why(focus)
         return Reading(full, question.strip(), full)
     when = _time_alone(question)
     if when is not None and focus.typed is not None:  # "Since when?", «До какого числа?», «А сейчас?»
@@ -126,7 +138,7 @@ def follow_up(
         return Reading(meant, question.strip(), meant, focus.typed, when)
     m = _ELLIPSIS.match(question)
     if m is not None and focus.typed is not None:
-        return _one_slot(m.group("other").strip(), question.strip(), focus, focus.typed, (link, predicates))
+        return _one_slot(m.group("other").strip(), question.strip(), focus, focus.typed, (link, predicates, concepts))
     if m is not None:
         other = m.group("other").strip()
         full = re.sub(re.escape(words), other, focus.question, count=1, flags=re.IGNORECASE)
@@ -139,6 +151,17 @@ def follow_up(
         full = question[: pronoun.start()] + words + question[pronoun.end() :]
         return Reading(full, pronoun.group(0), words)
     return None
+
+
+def _why(focus: Focus) -> str:
+    """The full form of "Why?" after the last question, at the time it asked about: why its statement holds ("Why
+    is Pluto a planet in 2000?"); a question for a value or a holder is asked again, its answer giving the facts
+    and sources it rests on ("Who coached Zenit in 2010?")."""
+    if focus.typed is not None and focus.typed.intent in (Intent.WH, Intent.VALUE, Intent.COUNT, Intent.DEFINE):
+        return focus.question
+    last = (focus.typed.text if focus.typed is not None else focus.question).rstrip("?").strip()
+    said = f"{'Почему' if focus.language == 'ru' else 'Why'} {last[:1].lower()}{last[1:]}?"
+    return _in_words(said, focus.time) if focus.typed is not None else said
 
 
 def _topic_words(focus: Focus) -> str:
@@ -175,19 +198,25 @@ def _time_alone(question: str) -> TimeInQuestion | None:
 
 
 def _one_slot(
-    other: str, said: str, focus: Focus, typed: Question, names: tuple[Link | None, Predicates | None]
+    other: str, said: str, focus: Focus, typed: Question, names: tuple[Link | None, Predicates | None, Concepts | None]
 ) -> Reading | None:
     """The last typed question with the follow-up's concept, predicate, time, or a concept and the time in place of
     the last ones."""
-    link, predicates = names
+    link, predicates, concepts = names
     time_named, rest = _time_of(other, focus.language)
     found = list(link(rest)) if link is not None and rest else []
     # a name of a predicate, not of another concept (a predicate may be a concept of its own name too)
-    other_predicate = _with_predicate(typed, _POSSESSIVE.sub("", rest).strip(), predicates) if rest else None
-    if other_predicate is not None and (not found or found == [other_predicate.verb or other_predicate.concepts[-1]]):
+    bare = _ARTICLE.sub("", _POSSESSIVE.sub("", rest)).strip()
+    other_predicate = _with_predicate(typed, bare, predicates, (focus, concepts)) if rest else None
+    if other_predicate is not None and (not found or found == [_predicate_of(other_predicate)]):
         typed = other_predicate
     elif rest:
-        typed = _with_topic(typed, dict(focus.names), rest, found[0] if len(found) == 1 else None)
+        one = found[0] if len(found) == 1 else None
+        replaced = _same_kind(typed, one, concepts) or (typed.concepts[0] if typed.concepts else None)
+        said_as = [dict(focus.names).get(replaced or "", "")]
+        if replaced and concepts is not None:  # its label too: «Зенит» in «тренером Зенита»
+            said_as.append(concepts.label(replaced, typed.language))
+        typed = _with_topic(typed, [w for w in said_as if w], rest, one, replaced)
     elif time_named is None:
         return None
     when = time_named or focus.time
@@ -195,22 +224,69 @@ def _one_slot(
     return Reading(meant, said, meant, typed, when)
 
 
-def _with_predicate(typed: Question, words: str, predicates: Predicates | None) -> Question | None:
-    """`typed` asking the predicate `words` name instead of its own (None: they name none, or it asks none)."""
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+
+
+def _predicate_of(q: Question) -> str:
+    return q.verb if q.intent is not Intent.VALUE else q.concepts[-1]
+
+
+def _same_kind(typed: Question, concept: str | None, concepts: Concepts | None) -> str | None:
+    """The one concept of `typed` of a kind `concept` is of too ("And Spartak?" after a question about a coach and
+    a club: the club), or None (then the first is replaced)."""
+    if concept is None or concepts is None or len(typed.concepts) < 2:
+        return None
+    kinds = concepts.kinds(concept)
+    alike = [c for c in typed.concepts if kinds & concepts.kinds(c)] if kinds else []
+    return alike[0] if len(alike) == 1 else None
+
+
+def _with_predicate(
+    typed: Question, words: str, predicates: Predicates | None, about: tuple[Focus, Concepts | None]
+) -> Question | None:
+    """`typed` asking the predicate `words` name instead of its own (None: they name none, or it asks none); a
+    question for a holder ("Who coached Zenit?") asked of an attribute ("And the stadium capacity?") becomes a
+    question for its value, and back."""
     predicate = predicates.named(words) if predicates is not None and words else None
     if predicate is None or predicates is None:
         return None
     concepts: tuple[str, ...]
-    if typed.intent is Intent.VALUE and len(typed.concepts) == 2:
+    relates = predicates.relates(predicate)
+    if typed.intent is Intent.VALUE and len(typed.concepts) == 2 and not relates:
         old, concepts = typed.concepts[1], (typed.concepts[0], predicate)
-    elif typed.intent in (Intent.WH, Intent.DOES) and typed.verb:
+    elif typed.intent in (Intent.WH, Intent.DOES) and typed.verb and relates:
         old, concepts = typed.verb, typed.concepts
+    elif typed.intent in (Intent.WH, Intent.VALUE, Intent.DOES) and typed.concepts:
+        return _asked_of(typed, predicate, relates, words, about)
     else:
         return None
     said = list(predicates.said(typed.text, old))
     verb = predicate if typed.intent is not Intent.VALUE else typed.verb
     text, subject = _swapped(typed.text, said, words), _swapped(typed.subject, said, words)
     return replace(typed, text=text, subject=subject, verb=verb, concepts=concepts)
+
+
+def _asked_of(
+    typed: Question, predicate: str, relates: bool, words: str, about: tuple[Focus, Concepts | None]
+) -> Question | None:
+    """The question for `predicate` of the last question's holder: its value (an attribute) or its other end (a
+    relation), in words a person would use ("What is the stadium capacity of Zenit?", «Каков тренер Зенита?»)."""
+    focus, concepts = about
+    holder = typed.object if typed.intent is Intent.WH and typed.object in typed.concepts else typed.concepts[0]
+    name = concepts.label(holder, typed.language) if concepts is not None else dict(focus.names).get(holder, holder)
+    if typed.language == "ru":
+        from kgbrain.language import inflect_phrase
+
+        asked = words if relates else inflect_phrase(words, "gent")  # «Каково значение вместимости стадиона …»
+        text = f"{'Каков' if relates else 'Каково значение'} {asked} {inflect_phrase(name, 'gent')}?"
+    else:
+        text = f"What is the {words} of {name}?"
+    if relates:  # «Каков тренер Зенита?»: the relation's other end, as a wh-question reads it
+        return replace(typed, text=text, intent=Intent.WH, subject="", object=holder, verb=predicate,
+                       variables=("?x",), concepts=(holder,), unresolved=())  # fmt: skip
+    subject = f"{words} {name}" if typed.language == "ru" else f"{words} of {name}"
+    return replace(typed, text=text, intent=Intent.VALUE, subject=subject, object="", verb="",
+                   variables=("?x",), concepts=(holder, predicate), unresolved=())  # fmt: skip
 
 
 def _swapped(text: str, old: Sequence[str], new: str) -> str:
@@ -222,28 +298,32 @@ def _swapped(text: str, old: Sequence[str], new: str) -> str:
     return re.sub(r"\s+([?.,!])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
 
 
-def _with_topic(typed: Question, said: dict[str, str], words: str, concept: str | None) -> Question:
-    """`typed` about `concept` (named by `words`) instead of its first concept; a name nothing links is kept as
-    unresolved, so the answer says it is unknown."""
+def _with_topic(
+    typed: Question, said_as: Sequence[str], words: str, concept: str | None, replaced: str | None = None
+) -> Question:
+    """`typed` about `concept` (named by `words`) instead of `replaced` (None: its first concept), which the
+    question's words named as one of `said_as` (a word that begins so is replaced whole: «Зенита»); a name nothing
+    links is kept as unresolved, so the answer says it is unknown."""
     if not typed.concepts:
         return replace(typed, unresolved=(*typed.unresolved, words))
-    old = typed.concepts[0]
-    before = said.get(old, "")
+    old = replaced or typed.concepts[0]
+    before = next((w for w in said_as if re.search(rf"(?<!\w){re.escape(w)}", typed.text, re.IGNORECASE)), "")
 
     def swap(slot: str) -> str:
         if slot == old:
             return concept or words
-        if before and before.casefold() in slot.casefold():
-            return re.sub(re.escape(before), lambda _: words, slot, count=1, flags=re.IGNORECASE)
+        if before:
+            return re.sub(rf"(?<!\w){re.escape(before)}\w*", lambda _: words, slot, count=1, flags=re.IGNORECASE)
         return slot
 
-    rest = typed.concepts[1:]
+    at = typed.concepts.index(old)
+    before_it, rest = typed.concepts[:at], typed.concepts[at + 1 :]
     return replace(
         typed,
         text=swap(typed.text),
         subject=swap(typed.subject),
         object=swap(typed.object),
-        concepts=(concept, *rest) if concept else rest,
+        concepts=(*before_it, concept, *rest) if concept else (*before_it, *rest),
         unresolved=typed.unresolved if concept else (*typed.unresolved, words),
     )
 
@@ -257,7 +337,7 @@ def _in_words(text: str, when: TimeInQuestion | None) -> str:
     return f"{text.rstrip(' ?')} {when.phrase}?"
 
 
-def predicates_of(lexicon: KbLexicon) -> Predicates:
+def predicates_of(lexicon: KbLexicon, relations: Sequence[str] = ()) -> Predicates:
     """A follow-up's view of the KB lexicon: the predicate words name whole (a tie names none), and which words of
     a text name a given predicate."""
 
@@ -274,7 +354,38 @@ def predicates_of(lexicon: KbLexicon) -> Predicates:
         found = lexicon.match(tokens, only=frozenset({predicate}))
         return [tokens[i] for i in sorted(found[0].explained)] if found else []
 
-    return Predicates(named, said)
+    related = frozenset(relations)
+    return Predicates(named, said, lambda p: p in related if related else True)
+
+
+# "No, that is wrong: ...", «Нет, это неверно: …»: a person correcting the last answer, not a question.
+_CORRECTION = re.compile(
+    r"^\s*(?:(?:no|nope)\s*[,.!:;—-]*\s*(?:(?:that|this|it)(?:'s|’s|\s+is|\s+was)\s+)?"
+    r"(?:wrong|incorrect|not\s+(?:right|true|correct|so))"
+    r"|(?:that|this|it)(?:'s|’s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+(?:right|true|correct))"
+    r"|(?:wrong|incorrect)\s*[:!.—-]"
+    r"|(?:нет\s*[,.!:;—-]*\s*)?(?:это\s+)?(?:неверно|неправильно|не\s+так|не\s+верно|ошибка|ошибочно)"
+    r"|вы\s+ошибаетесь|ты\s+ошибаешься)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def is_correction(text: str) -> bool:
+    """The text corrects the last answer ("No, that is wrong: ...", «Нет, это неверно: …»), asking nothing."""
+    return _CORRECTION.match(text) is not None and not text.rstrip().endswith("?")
+
+
+def correction_sentence(language: str, question: str, episode: str | None, *, recorded: bool) -> str:
+    """What the answer to a correction says: linked to the last answer's episode, or why it was not stored."""
+    if language == "ru":
+        if episode is not None:
+            return f"Записал поправку к ответу на «{question}» ({episode}); хранимых фактов она не меняет."
+        why = "в этом разговоре нет записанного ответа" if recorded else "этот разговор не записывается"
+        return f"Понял: это поправка к ответу на «{question}», но сохранить её не к чему: {why}."
+    if episode is not None:
+        return f"Noted your correction of the answer to '{question}' ({episode}); it changes no stored fact."
+    why = "this conversation has no recorded answer" if recorded else "this conversation is not recorded"
+    return f"Understood as a correction of the answer to '{question}', but not stored: {why}."
 
 
 def reading_sentence(reading: Reading, language: str) -> str:

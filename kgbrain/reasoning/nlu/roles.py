@@ -5,7 +5,9 @@ A relation named by a noun ("director", «директор», "capital") says wh
 Acme" states the fact `acme director petrov`, the reverse of the order its words come in (a verb keeps the order:
 "Neurons consume energy"). The noun is marked by "of" before Y in English and by being a noun in Russian (pymorphy3).
 The phrase between the two names must be the predicate's name whole, and only a stored concept-to-concept relation
-outside kgbrain's core vocabulary is read so ("Is a neuron a kind of cell?" stays a class question).
+outside kgbrain's core vocabulary is read so ("Is a neuron a kind of cell?" stays a class question). A relation
+whose name ends in "of" (`member_of`, `capital_of`) keeps the order of the words: "Is Zenit a member of the Premier
+League?" asks `zenit member_of premier_league`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def read_role(r: ConceptLinks, q: Question) -> Question | None:
         predicate, holder, held = _role(r, q.language, tokens[x.end : y.start]), y.concept, x.concept
     if predicate is None:
         return None
+    if predicate.endswith("_of"):  # "X is a member of Y" states `x member_of y`: the name says the order itself
+        holder, held = held, holder
     read = replace(q, intent=Intent.DOES, verb=predicate, subject="", object="")
     return read.with_links(Intent.DOES, (holder, held), ())
 

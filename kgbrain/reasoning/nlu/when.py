@@ -116,6 +116,13 @@ def _quality_in_present(question: str) -> str | None:
     return f"{_RU_WH_BY_COPULA[copula.group('verb').casefold()]} {' '.join(kept.split())}"
 
 
+_RU_WH_WORD = re.compile(
+    r"(?<!\w)(?:кто|кого|кому|кем|ком|что|чего|чему|чем|какой|какая|какое|какие|каким|какими|каков\w*|где|когда|"
+    r"почему|как|чей|чья|чьё|чье|чьи|чьим|чьей|сколько)(?!\w)",
+    re.IGNORECASE,
+)
+
+
 def present(question: str) -> str:
     """The question with a leading past-tense verb in the present ("Was X a Y?" -> "Is X a Y?"), a Russian
     wh-question of quality with its copula in the present («Каким было население X?» -> «Каково население X?»),
@@ -129,7 +136,7 @@ def present(question: str) -> str:
         if found is not None:
             return verb + question[found.end() :]
     m = _RU_STATEMENT.match(question)
-    if m is not None and not re.match(r"^(?:кто|что|какой|какая|какие|где|когда|почему|как)\b", question, re.I):
+    if m is not None and not _RU_WH_WORD.search(m.group("subject")):  # «Членом чего является Ротор?» asks
         return f"Является ли {m.group('subject')} {m.group('rest')}?"
     return question
 

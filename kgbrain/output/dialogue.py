@@ -158,6 +158,9 @@ _T: dict[str, dict[str, str]] = {
         "value_not": "{a} ({x}): не {v}.",
         "value_instead": "{a} ({x}): {v}, а не {w}.",
         "inherited_value": "{a} ({x}, как у «{h}»): {v}.",
+        "class_value": "У каждого экземпляра «{x}» есть {a}: {v}.",
+        "class_value_of": "У каждого экземпляра «{h}» (а «{x}» из них) есть {a}: {v}.",
+        "some": "хотя бы один из класса «{d}»",
         "count": "{x}: {n} ({items}).",
         "kinds": "Видов «{x}»: {n} — {items}.",
         "members": "{verb}: {items}.",
@@ -213,6 +216,9 @@ _T: dict[str, dict[str, str]] = {
         "not_understood": "I could not tell what the question asks{known}.",
         "understood": "; I know: {x}",
         "value": "The {a} of {x} is {v}.",
+        "class_value": "Every {x} {a} some {v}.",
+        "class_value_of": "Every {h} (and {x} is one) {a} some {v}.",
+        "some": "{d}",
         "value_not": "The {a} of {x} is not {v}.",
         "value_instead": "The {a} of {x} is {v}, not {w}.",
         "inherited_value": "The {a} of {x} is {v} (stated for {h}).",
@@ -604,6 +610,18 @@ def _value(answer: Answer, lang: str) -> str:
     return _cap(t["value"].format(a=a if lang == "en" else _cap(a), x=x, v=shown))
 
 
+def _class_value(answer: Answer, lang: str) -> str:
+    """`C ⊑ ∃p.D`: "Every Margherita has topping some mozzarella topping and some tomato topping." """
+    d = answer.data
+    t = _T[lang]
+    x, a, h = _label(answer, d["subject"]), _said(answer, d["attribute"]), _label(answer, d["holder"])
+    a = a or str(d["attribute"]).replace("_", " ")
+    values = [t["some"].format(d=_label(answer, v)) for v in d["values"]]
+    joined = (" and some " if lang == "en" else "; ").join(values)
+    key = "class_value" if d["holder"] == d["subject"] else "class_value_of"
+    return _cap(t[key].format(x=x, a=a, h=h, v=joined))
+
+
 def _value_check(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
@@ -791,6 +809,7 @@ _BODIES: dict[str, Any] = {
     "no_answer": _no_answer,
     "value": _value,
     "value_check": _value_check,
+    "class_value": _class_value,
     "count_value": _value,
     "no_value": _no_value,
     "count": _count,

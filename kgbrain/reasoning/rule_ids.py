@@ -55,6 +55,7 @@ ANA_APART = "ana.apart"  # two concepts placed under classes, none and no relati
 LINK_UNKNOWN_CONCEPT = "link.unknown-concept"
 LINK_AMBIGUOUS = "link.ambiguous"
 VAL_LOOKUP = "val.lookup"  # a stated attribute value answers "what is the P of X"
+VAL_CLASS_LEVEL = "val.class-level"  # `C ⊑ ∃p.D` answers "what P does a C have": every C has some D
 CNT_SUBCLASSES = "cnt.subclasses"  # "how many kinds of X": its direct sub-classes
 NORM_AUTHORITY = "norm.authority"  # a norm of a higher authority tier overrides a lower one (seed 003)
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from kgbrain.errors import KgbrainError
+from kgbrain.ingest.owl_rules import RESTRICTION_NAMES
 from kgbrain.memory.linking import Linker
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.answering.assembly import concept_rows, finish
@@ -311,8 +312,54 @@ def _values(r: Reasoning, subject: str, attribute: str) -> tuple[str, list[dict[
     return subject, []
 
 
+def _class_level(r: Reasoning, subject: str, attribute: str) -> tuple[str, list[Evidence]]:
+    """The most specific fillers D of `subject ⊑ ∃attribute.D` (the class-level `some_values__` facts), at the
+    subject or else its nearest class that has some; a filler above another one says less and is left out."""
+    predicate = RESTRICTION_NAMES["some"] + attribute
+    graph = r.graph()
+    if subject not in graph.index:
+        return subject, []
+    ancestors = r.hierarchy().ancestors(subject)
+    for holder in [subject, *sorted(ancestors, key=lambda a: (ancestors[a], a))]:
+        found = {e.object: e for e in graph.out(holder) if e.predicate == predicate and e.polarity}
+        up = {f: set(r.hierarchy().ancestors(f)) if f in graph.index else set() for f in found}
+        # D is left out when a filler strictly below it is there too (an equivalent one keeps both)
+        kept = [e for f, e in found.items() if not any(f in up[g] and g not in up[f] for g in found if g != f)]
+        if kept:
+            return holder, sorted(kept, key=_by_object)
+    return subject, []
+
+
+def _by_object(e: Evidence) -> tuple[str, str]:
+    return e.object, e.fact_id
+
+
+def _class_level_answer(r: Reasoning, q: Question, subject: str, attribute: str) -> Answer | None:
+    """RULE val.class-level: `C ⊑ ∃p.D` answers "what p does a C have?" with "every C has some D" (a class, not
+    an individual); for a member of C, the same of its class."""
+    holder, found = _class_level(r, subject, attribute)
+    if not found:
+        return None
+    steps = tuple(
+        Step(R.VAL_CLASS_LEVEL, e.statement(), (e.fact_id,), (e.source,) if e.source else (), e.confidence)
+        for e in found
+    )
+    data = {
+        "kind": "class_value",
+        "subject": subject,
+        "attribute": attribute,
+        "holder": holder,
+        "values": [e.object for e in found],
+    }
+    confidence = min(st.confidence for st in steps)
+    ids = [holder, *data["values"]]
+    return finish(r.store, q, Mode.DEDUCTIVE, confidence, Trace(steps), data, (subject, attribute), ids=ids)
+
+
 def _value_answer(r: Reasoning, q: Question, subject: str, attribute: str, kind: str = "value") -> Answer:
     holder, rows = _values(r, subject, attribute)
+    if not rows and kind == "value" and (answer := _class_level_answer(r, q, subject, attribute)) is not None:
+        return answer
     if not rows:
         data = {"kind": "no_value", "subject": subject, "attribute": attribute, "checked": [attribute]}
         return finish(r.store, q, Mode.DEDUCTIVE, 0.0, Trace(), data, (subject, attribute), action="no_answer")
@@ -530,6 +577,9 @@ def _wh_facts(r: Reasoning, q: Question) -> Answer:
             "wh": True,  # "Who discovered the neuron?": said with the question, not as "the discovered of"
         }
         return finish(r.store, q, Mode.ASSOCIATIVE, 0.0, Trace(), data, (target,), action="no_answer")
+    said = _class_level_of_wh(r, q, target, facts)
+    if said is not None:
+        return said
     facts.sort(key=lambda e: (-e.confidence, e.fact_id))
     facts = facts[:MAX_LISTED]
     # RULE asc.wh-lookup: the stated facts with the asked predicate fill the question's variable
@@ -542,6 +592,16 @@ def _wh_facts(r: Reasoning, q: Question) -> Answer:
     return finish(
         r.store, q, Mode.ASSOCIATIVE, max(e.confidence for e in facts), Trace(steps), data, (target,), ids=ids
     )
+
+
+def _class_level_of_wh(r: Reasoning, q: Question, target: str, facts: list[Evidence]) -> Answer | None:
+    """ "What toppings does a Margherita have?" read as a wh-question whose facts are all one class-level
+    restriction of the target (`some_values__has_topping`): said as val.class-level says it."""
+    some = RESTRICTION_NAMES["some"]
+    predicates = {e.predicate for e in facts}
+    if len(predicates) != 1 or not next(iter(predicates)).startswith(some) or any(e.object == target for e in facts):
+        return None
+    return _class_level_answer(r, q, target, next(iter(predicates)).removeprefix(some))
 
 
 def _tied_check(r: Reasoning, q: Question, s: str, o: str, predicate: str) -> Check | Answer:

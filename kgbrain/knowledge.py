@@ -49,9 +49,10 @@ SOURCE_PREDICATES = frozenset({"source_trust"})
 # by owl:sameAs, value the concept id it names) and `unique_names` (subject a source, value true or false:
 # whether two names from it name two things; RDF sources false, facts files true unless a row says otherwise).
 META_PREDICATES = frozenset({"predicate_iri", "same_iri", "unique_names"})
-# Rows that carry truth-maintenance records (written by `export`, restored by `load`): value is a JSON object.
+# Rows that carry truth-maintenance records and episodes (written by `export`, restored by `load`): value is a JSON
+# object.
 RECORD_PREDICATES = frozenset(
-    {"conflict_record", "retraction_record", "derivation_record", "rule_record", "rule_order_record"}
+    {"conflict_record", "retraction_record", "derivation_record", "rule_record", "rule_order_record", "episode_record"}
 )
 # The field of each record that must equal the row's subject.
 RECORD_KEYS = {"retraction_record": "fact_id"}  # the others: "id"

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from kgbrain.knowledge import CORE_INHERITABLE, META_PREDICATES, Fact
 from kgbrain.store.protocol import GraphStore
 from kgbrain.store.rows import fact_from_row
+from kgbrain.store.schema import EPISODES_VERSION
 from kgbrain.timeline import render_from, render_to
 
 FACT_RANGE = 50_000  # concepts whose facts one export query reads (and sorts) at a time
@@ -49,6 +50,25 @@ def export_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
     for r in store.iterate("export_retractions"):
         yield {"subject": r["fact_id"], "predicate": "retraction_record", "value": _json_record(r)}
     yield from _rule_rows(store)
+    yield from _episode_rows(store)
+
+
+def _episode_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
+    """Episodic memory: each episode with its corrections (who made each and when), oldest first."""
+    if store.schema_version < EPISODES_VERSION:
+        return
+    for e in store.iterate("export_episodes"):
+        made = zip(e.pop("correction_ids"), e.pop("correction_texts"), e.pop("correction_by"),
+                   e.pop("correction_made_at"), strict=True)  # fmt: skip
+        corrections = sorted(
+            ({"id": i, "text": t, "by": b, "made_at": m} for i, t, b, m in made if i),
+            key=lambda c: (c["made_at"], c["id"]),
+        )
+        yield {
+            "subject": e["id"],
+            "predicate": "episode_record",
+            "value": _json_record({**e, "corrections": corrections}),
+        }
 
 
 def _meta_rows(store: GraphStore) -> Iterator[dict[str, Any]]:
@@ -86,8 +106,17 @@ def stored_fact_rows(store: GraphStore, ids: list[str] | None = None) -> Iterato
 
 
 def _json_record(row: dict[str, Any]) -> str:
-    plain = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in row.items()}
-    return json.dumps(plain, ensure_ascii=False, sort_keys=True)
+    return json.dumps(_plain(row), ensure_ascii=False, sort_keys=True)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _declaration_rows(store: GraphStore) -> Iterator[dict[str, Any]]:

@@ -420,14 +420,27 @@ _RESTORE_QUERIES = {
     "conflict_record": "conflict_restore",
     "retraction_record": "retraction_restore",
     "derivation_record": "derivation_restore",
+    "episode_record": "episode_restore",
 }
 
 
 def _restore_records(store: GraphStore, records: dict[str, list[dict[str, Any]]]) -> None:
     for kind, rows in sorted(records.items()):
         for part in chunks(rows):
+            if kind == "episode_record":
+                _restore_episodes(store, list(part))
+                continue
             rows_in = _derivation_table(part) if kind == "derivation_record" else list(part)
             store.run(_RESTORE_QUERIES[kind], rows=rows_in)
+
+
+def _restore_episodes(store: GraphStore, rows: list[dict[str, Any]]) -> None:
+    """Exported episodes, then their corrections linked to them."""
+    episodes = [{k: v for k, v in r.items() if k != "corrections"} for r in rows]
+    store.run("episode_restore", rows=episodes)
+    made = [{**c, "episode": r["id"]} for r in rows for c in r.get("corrections") or []]
+    if made:
+        store.run("correction_restore", rows=made)
 
 
 def _derivation_table(rows: Iterable[dict[str, Any]]) -> pa.Table:

@@ -291,6 +291,10 @@ class _RowBuilder:
         key = RECORD_KEYS.get(predicate, "id")
         if not isinstance(record, dict) or record.get(key) != subject:
             raise self.fail(line, "value", f"a {predicate} holds a JSON object whose {key!r} is the subject")
+        if predicate == "episode_record" and not _episode_shape(record):
+            raise self.fail(
+                line, "value", "an episode_record holds its question, asked_at and a list of corrections (objects)"
+            )
         if predicate == "rule_record":
             self.batch.rules.append(self.rule(line, record))
         elif predicate == "rule_order_record":
@@ -446,3 +450,17 @@ class _RowBuilder:
         if problem is not None:
             raise self.fail(line, "value", f"{problem} (datatype {literal.datatype!r})")
         return literal
+
+
+_CORRECTION_FIELDS = ("id", "text", "by", "made_at")
+
+
+def _episode_shape(record: dict[str, Any]) -> bool:
+    """An exported episode as `load` restores it: its question and time, and corrections with every field."""
+    corrections = record.get("corrections", [])
+    return (
+        isinstance(record.get("question"), str)
+        and isinstance(record.get("asked_at"), str)
+        and isinstance(corrections, list)
+        and all(isinstance(c, dict) and all(isinstance(c.get(k), str) for k in _CORRECTION_FIELDS) for c in corrections)
+    )

@@ -17,11 +17,9 @@ from typing import Any
 
 from kgbrain.errors import InputError, UnknownItem
 from kgbrain.store.protocol import GraphStore
+from kgbrain.store.schema import EPISODES_VERSION
 from kgbrain.timeline import parse_from, utc
 
-# Schema version that has the Episode table (queries/migrations/007_episodes.cypher); a read-only open of an
-# older file answers without episodes.
-EPISODES_VERSION = 7
 RECALLED = 3  # episodes retrieval returns beside the facts
 
 

@@ -33,6 +33,9 @@ FACT_TABLES: tuple[str, ...] = (*CORE_TABLES.values(), GENERIC_TABLE, ATTR_TABLE
 # commit rewrites the small delta instead of T's columns (a commit touching a 1M-row table costs seconds to
 # checkpoint); every query reads both, `[r:T|T_D]`, and `merge_deltas` (store/compact.py) moves the delta into T.
 DELTA_SUFFIX = "_D"
+# Schema version that has the Episode and Correction tables (queries/migrations/007_episodes.cypher); a read-only
+# open of an older file answers without episodes, and its export has none.
+EPISODES_VERSION = 7
 DELTA_TABLES: dict[str, str] = {t: t + DELTA_SUFFIX for t in FACT_TABLES}
 
 # Column order of every fact table after the FROM/TO pair; schema.cypher plus the migrations must match.

@@ -177,7 +177,12 @@ BAD_ROWS = [
         {"subject": "c_1", "predicate": "conflict_record", "value": "{not json"},
         "bad.jsonl:2: field 'value': a conflict_record",
     ),
-]
+    (
+        {"subject": "ep_1", "predicate": "episode_record",
+         "value": '{"id": "ep_1", "question": "q", "asked_at": "2026-01-01T00:00:00", "corrections": "wrong"}'},
+        "bad.jsonl:2: field 'value': an episode_record holds its question, asked_at and a list of corrections",
+    ),
+]  # fmt: skip
 
 
 @pytest.fixture

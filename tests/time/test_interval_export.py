@@ -1,6 +1,7 @@
 """Intervals round-trip (#24): export -> load -> export is identical with every kind of `valid_from` / `valid_to`
 (year, month, day, date-time, open ends, a hand-over), Parquet too, and the reloaded base answers as of a time as
-the first did. Episodes are not exported (README: they are the one thing a person may delete)."""
+the first did. Episodes go with an export too, with their corrections (who made each and when), and a reload
+keeps them as they were."""
 
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ def test_intervals_round_trip_through_export_and_load(tmp_path: Path) -> None:
     first, second = tmp_path / "a.kuzu", tmp_path / "b.kuzu"
     with Brain.open(first) as brain:
         brain.load([write_jsonl(tmp_path / "facts.jsonl", ROWS)])
-        brain.record_episode(brain.think("Who is the director of nta?"), channel="cli")
+        episode = brain.record_episode(brain.think("Who is the director of nta?"), channel="http", session="s-1")
+        brain.correct_episode(episode.id, "Нет, это неверно: директор — Орлов", by="http:s-1")
+        brain.correct_episode(episode.id, "No, that is wrong: Orlov", by="reviewer")
+        episodes = [e.as_dict() for e in brain.history()]
         exported = _export(brain)
         verdicts = {w: [v.verdict for v in brain.at(w).verify(CLAIMS)] for w in ("2010", "2021-02-01", "2025")}
         brain.export_parquet(tmp_path / "dump")
@@ -48,10 +52,16 @@ def test_intervals_round_trip_through_export_and_load(tmp_path: Path) -> None:
         brain.load([dump])
         assert _export(brain) == exported
         assert {w: [v.verdict for v in brain.at(w).verify(CLAIMS)] for w in verdicts} == verdicts
-        assert brain.history() == []  # episodes are not part of an export
+        assert [e.as_dict() for e in brain.history()] == episodes  # corrections and correctors too
+        brain.load([dump])  # loaded again: nothing doubles
+        assert [e.as_dict() for e in brain.history()] == episodes
+        assert brain.forget_episodes("2999") == 1
     with Brain.open(tmp_path / "c.kuzu") as brain:
         brain.load([tmp_path / "dump"])
         assert _export(brain) == exported
+        assert [e.as_dict() for e in brain.history()] == episodes
+    assert [r["subject"] for r in exported if r["predicate"] == "episode_record"] == [episode.id]
+    assert episodes[0]["corrected_by"] == ["http:s-1", "reviewer"]
 
 
 def test_rdf_dates_load_as_attribute_values_not_intervals(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 from kgbrain.errors import InputError, StoreError
 from kgbrain.store import engine
 from kgbrain.store.lock import READERS_SUFFIX, FileLock, refuse_if_served
+from kgbrain.store.rollback import finish_rollback, pending_rollback, snapshot
 from kgbrain.store.working_copy import WORK_SUFFIX, check_space, copy_file, fsync, remove_leftovers
 
 DEFAULT_BUFFER_POOL_MB = 1024
@@ -81,10 +82,12 @@ class Database:
         self._lock: FileLock | None = None
         self._readers_lock: FileLock | None = None  # readers: shared; a writer changing the file in place: exclusive
         self._handle: Any = None
+        self._open_path: Path | None = None  # the file the engine has open (the working copy inside `working_copy`)
         self._sessions: list[engine.Session] = []
         if path is not None:
             self._lock_file(path)
         if path is not None and not read_only:
+            finish_rollback(path)  # a `discard_uncommitted` a kill cut short
             remove_leftovers(path)  # a copy an interrupted `atomic` write left behind
         try:
             self._open(path)
@@ -139,6 +142,8 @@ class Database:
         self._readers_lock = lock
 
     def _open(self, path: Path | None) -> None:
+        if self.read_only and path is not None and pending_rollback(path):
+            self._replay_killed_write(path)  # (which finishes the rollback's reopen first)
         try:
             self._open_engine(path)
         except StoreError as exc:
@@ -165,6 +170,7 @@ class Database:
                 self._file_lock(path, shared=False),
                 self._file_lock(path, shared=False, suffix=READERS_SUFFIX),
             ):
+                finish_rollback(path)
                 engine.replay_log(path, buffer_pool_mb=self._buffer_pool_mb)
         except (OSError, RuntimeError) as exc:
             raise StoreError(
@@ -180,6 +186,7 @@ class Database:
 
     def _open_engine(self, path: Path | None) -> None:
         self._handle = engine.open_database(path, buffer_pool_mb=self._buffer_pool_mb, read_only=self.read_only)
+        self._open_path = path
         for session in self._sessions:
             session.attach(self._handle, path)
 
@@ -189,6 +196,34 @@ class Database:
         if self._handle is not None:
             engine.close_database(self._handle)
             self._handle = None
+
+    def discard_uncommitted(self) -> None:
+        """Reopen the engine on what has been committed, dropping what it holds in memory (after a rollback that
+        inserted nodes; every session is reconnected, so no statement of any may run meanwhile).
+
+        Ladybug 0.22.0 (and Kùzu 0.11.3): rolling back a transaction whose inserts opened a new node group (one
+        every 131,072 rows of a node table; 100 rows past the boundary suffice) leaves the table's primary-key index
+        pointing past the table. The next insert in the process fails ("Index contains an invalid node offset"),
+        and once a checkpoint (every close) has written the index, the next checkpoint writes a shadow file without
+        end (40 GB in 11 minutes, measured). The file and its log hold only committed transactions, so a copy of
+        both taken now is the database without the damage; it replaces the file once the engine has closed (a kill
+        at any moment leaves the file or the copy to finish with: `finish_rollback` at the next open). An in-memory
+        database has no such copy and is left as it is.
+
+        Raises:
+            StoreError: the copy or the reopen failed (the next open of the file finishes it).
+        """
+        current = self._open_path
+        if current is None or self.read_only:
+            return
+        try:
+            snapshot(current)
+            self._close_engine()
+            finish_rollback(current)
+        except OSError as exc:
+            why = exc.strerror or exc
+            raise StoreError(f"cannot restore database {str(current)!r} after a rollback: {why}") from exc
+        self._open_engine(current)
 
     # -- connections -------------------------------------------------------------------------
 

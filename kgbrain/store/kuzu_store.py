@@ -89,6 +89,7 @@ READ_CACHE_ENTRIES = 20_000  # named-query results a server's reader keeps betwe
 # A named query that changes fact edges (they take `$subjects`): SET on the relationship of a `-[r]->` pattern.
 _FACT_UPDATE = re.compile(r"-\[r(:[^\]]*)?\]->.*\bSET\s+r\.", re.S)
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|COPY)\b")
+_INSERTS = re.compile(r"\b(CREATE|MERGE)\s*\(")  # (relationships too: a statement that may insert nodes)
 
 
 class KuzuStore:
@@ -150,6 +151,7 @@ class KuzuStore:
         self._session: Session = database.session()
         self._write_lock = threading.RLock()
         self._in_tx = False
+        self._inserted_nodes = False  # the open transaction inserted node rows (a rollback then reopens: see below)
         self._counting = False  # bump the write counter (once the Meta table exists)
         # Held around each COMMIT and the `on_commit` hooks: a server holds its readers off for that moment, so a
         # reader sees the data and the caches built from it either before a write or after it, never between.
@@ -311,6 +313,7 @@ class KuzuStore:
             raise QueryError(f"{name}: parameters {null_lists} are used with IN and must be lists, not None")
         if self._recorder.tracking and _FACT_UPDATE.search(query.text):
             self._recorder.update(params)  # (a write query runs inside a transaction: see `run`)
+        self._note_inserts(query.text)
         # A named query's statement is prepared once per connection, but not inside a transaction (see engine.py).
         yield from self._rows(query.text, params, what=f"query {name!r}", prepared=not self._in_tx)
 
@@ -344,6 +347,7 @@ class KuzuStore:
             raise QueryError(f"generated statement: expected params {sorted(wanted)}, got {sorted(params)}")
         if self._recorder.tracking and _WRITES.search(text):
             self._recorder.unknown()
+        self._note_inserts(text)
         return list(self._session.rows(text, params, what="generated statement"))
 
     def iterate_table(self, template: str, table: str, /, **params: Any) -> Iterator[Row]:
@@ -358,6 +362,7 @@ class KuzuStore:
         text, what = _table_statement(template, table)
         if self._recorder.tracking and _WRITES.search(text):
             self._recorder.unknown()
+        self._note_inserts(text)
         yield from self._rows(text, params, what=what)
 
     def arrow_table(self, template: str, table: str, /, **params: Any) -> Any:
@@ -423,6 +428,12 @@ class KuzuStore:
                 self.before_commit()
             except BaseException:
                 self._session.rollback()
+                self._in_tx = False
+                if self._inserted_nodes:
+                    # The engine's primary-key indexes may now point past their tables (`discard_uncommitted`): the
+                    # engine is reopened on the committed state, with readers held off, before anything else runs.
+                    with self.commit_guard():
+                        self.database.discard_uncommitted()
                 if self._counting:
                     # The data is as it was, so the counter is too: the indexes a server or another process keyed
                     # by it stay valid (a new value here left a stopped server's saved indexes all rebuilt).
@@ -439,6 +450,11 @@ class KuzuStore:
                         hook()
             finally:
                 self._in_tx = False
+                self._inserted_nodes = False
+
+    def _note_inserts(self, text: str) -> None:
+        if self._in_tx and _INSERTS.search(text):
+            self._inserted_nodes = True
 
     def _bump_write_counter(self, *, writing: bool) -> str | None:
         # Bumped in statements of their own, before and after each write transaction, never inside one: Kùzu 0.11.3
@@ -489,6 +505,8 @@ class KuzuStore:
         with self.transaction():
             if table in schema.REL_TABLES:
                 self._recorder.rows(table, rows)
+            else:
+                self._inserted_nodes = True
             self._session.copy(table, rows, what=f"COPY into {table}")
 
     def append_rels(self, table: str, rows: Any) -> None:

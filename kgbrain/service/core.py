@@ -110,6 +110,7 @@ class Service:
             store = served(self.writer.store)
             store.commit_guard = self._commit_window
             store.before_commit = self._before_commit
+            store.before_statement = self._before_statement
             store.on_commit.append(self._committed)
             store.track_facts()  # the store records what each commit did to the facts: the reader applies it
         # What /healthz reports, kept here so that it never waits for the reader (a long read must not make the
@@ -220,6 +221,10 @@ class Service:
         running = asyncio.get_running_loop().run_in_executor(self._reads, locked)
         try:
             return await asyncio.wait_for(asyncio.shield(running), timeout=self.read_timeout_s)
+        except asyncio.CancelledError:  # the request is gone (its client left, or the HTTP backstop fired)
+            self._cancel(job)
+            running.add_done_callback(_swallow)
+            raise
         except asyncio.TimeoutError:
             self._cancel(job)
             running.add_done_callback(_swallow)
@@ -290,13 +295,15 @@ class Service:
         def run() -> T:
             with job.lock:
                 if job.abandoned:  # timed out while it queued: never start it
+                    job.finished = True
                     raise WriteTimeout("abandoned")
-            self._write_job = job
+                self._write_job = job
             self._pending.clear()  # what a failed (rolled back) write left
             try:
                 return fn(writer)
             finally:
                 self._write_job = None
+                job.finished = True
 
         running = asyncio.get_running_loop().run_in_executor(self._writes, run)
         try:
@@ -306,6 +313,7 @@ class Service:
                 job.abandoned = not job.committed
             if job.abandoned:
                 running.add_done_callback(_swallow)
+                threading.Thread(target=self._stop_write, args=(job,), name="kgbrain-cancel", daemon=True).start()
                 if isinstance(exc, asyncio.CancelledError):
                     raise
                 raise WriteTimeout(
@@ -314,6 +322,28 @@ class Service:
                 ) from None
             # Committed already: the client gets the write's own outcome, however long the rest takes.
             return await asyncio.shield(running)
+
+    def _stop_write(self, job: _WriteJob) -> None:
+        # An abandoned write stops at its next statement (`_before_statement`); the statement under way is
+        # interrupted, repeatedly (one that arrives while it compiles is lost). Never once it commits: the job's lock
+        # is held around each interrupt, and `_before_commit` takes it to mark the job committed.
+        assert self.writer is not None
+        store = served(self.writer.store)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not job.finished:
+            with job.lock:
+                if job.committed or job.finished:
+                    return
+                if self._write_job is job:  # (else still queued: it never starts)
+                    with contextlib.suppress(RuntimeError):
+                        store.interrupt()
+            time.sleep(0.05)
+
+    def _before_statement(self) -> None:
+        # The writer thread, before each statement of a write transaction.
+        job = self._write_job
+        if job is not None and job.abandoned and not job.committed:
+            raise WriteTimeout("the write's request timed out or its client went away; rolled back")
 
     def _before_commit(self) -> None:
         # The writer thread, before each COMMIT: a write answered as timed out never commits; once one of its
@@ -556,8 +586,9 @@ class _ReadJob:
 @dataclass
 class _WriteJob:
     lock: threading.Lock = field(default_factory=threading.Lock)
-    abandoned: bool = False  # answered as timed out: it must never commit
+    abandoned: bool = False  # answered as timed out (or its client went away): it must never commit
     committed: bool = False  # one of its transactions committed: it can no longer be abandoned
+    finished: bool = False  # the writer is done with it
 
 
 def _raise_in(thread: int, exc: type[BaseException] | None) -> None:

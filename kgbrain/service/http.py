@@ -13,6 +13,7 @@ Request bodies are capped (413), reads and writes are time-limited (503; a timed
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -156,9 +157,13 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
                 check_write_type(request.headers.get("content-type"), raw=spec.raw_body)
             if spec.writes and service.read_only:
                 raise Refused(403, "this server is read-only (started with --read-only); writes are disabled")
-            return await asyncio.wait_for(spec.handler(service, request, limits), timeout=limit)
+            if request.method == "POST":
+                request.state.body = await _read_body(request, limits)  # whole, before any work starts
+            return await _unless_gone(request, asyncio.wait_for(spec.handler(service, request, limits), timeout=limit))
         except Refused as exc:
             return _error(exc.status, str(exc))
+        except ClientDisconnect:  # gone in the middle of its body: nothing was started
+            return _error(499, "the client went away while sending its request")
         except _TooLarge:
             return _error(413, f"request body is larger than {limits.max_body} bytes")
         except asyncio.TimeoutError:
@@ -192,7 +197,31 @@ def _admit(request: Request, limits: Limits, needed: Scope) -> None:
     limits.tokens.grant(request.headers.get("authorization"), needed)
 
 
-async def _body_bytes(request: Request, limits: Limits) -> bytes:
+async def _unless_gone(request: Request, work: Awaitable[Response]) -> Response:
+    """`work`'s response, or a 499 once the client has gone away (the work is then cancelled: a read stops, a write
+    that has committed nothing is stopped and rolled back, freeing the reader or the writer for the next client)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done() or not gone.done():
+            return await task
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, KgbrainError):
+            await task
+        return _error(499, "the client went away; its request was cancelled")
+    finally:
+        gone.cancel()
+
+
+async def _disconnected(request: Request) -> None:
+    # The body is read already (or there is none): the next message is the disconnect (uvicorn, httpx's ASGI
+    # transport and Starlette's test client all send it only when the connection ends or the response is sent).
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _read_body(request: Request, limits: Limits) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limits.max_body:
         raise _TooLarge
@@ -204,6 +233,12 @@ async def _body_bytes(request: Request, limits: Limits) -> bytes:
             raise _TooLarge
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def _body_bytes(request: Request, limits: Limits) -> bytes:
+    """The request body (read, capped, by the route wrapper before the handler runs)."""
+    raw = getattr(request.state, "body", None)
+    return raw if isinstance(raw, bytes) else await _read_body(request, limits)
 
 
 async def _body(request: Request, limits: Limits, model: type[In]) -> In:
@@ -580,6 +615,8 @@ def _openapi_endpoint(limits: Limits) -> Handler:
             _admit(request, limits, Scope.READ)
         except Refused as exc:
             return _error(exc.status, str(exc))
+        except ClientDisconnect:  # gone in the middle of its body: nothing was started
+            return _error(499, "the client went away while sending its request")
         return JSONResponse(document)
 
     return endpoint

@@ -23,7 +23,7 @@ ladybug_probe.md; "both" = still holds on ladybug):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,8 @@ class Session:
         """
         self._conn: Any = None
         self._prepared: dict[str, Any] = {}
+        # Called before each statement: raising stops the caller there (a server stops a write whose client is gone).
+        self.before_statement: Callable[[], None] | None = None
         self.in_engine = 0  # statements under way in the engine (a canceller interrupts those, never interrupts Python)
         self.attach(handle, where)
 
@@ -179,6 +181,8 @@ class Session:
             QueryError: `text` holds more than one statement.
             StoreError: the engine rejected or failed it.
         """
+        if self.before_statement is not None:
+            self.before_statement()
         self.in_engine += 1
         try:
             result = self._conn.execute(self._statement(text) if prepared and params else text, params)

@@ -160,6 +160,10 @@ class KuzuStore:
         # Called at the end of each outermost transaction, before its COMMIT: raising rolls the transaction back
         # (a server refuses to commit a write whose request it has answered as timed out).
         self.before_commit: Callable[[], None] = _nothing
+        # Called before each statement inside a write transaction: raising rolls the transaction back there (a
+        # server stops a write whose request timed out or whose client went away, at its next statement).
+        self.before_statement: Callable[[], None] = _nothing
+        self._session.before_statement = self._before_statement
         self._read_cache: dict[tuple[str, str], list[Row]] | None = None
         self._recorder = DeltaRecorder()  # what committed writes did to the facts (`track_facts`)
 
@@ -451,6 +455,10 @@ class KuzuStore:
             finally:
                 self._in_tx = False
                 self._inserted_nodes = False
+
+    def _before_statement(self) -> None:
+        if self._in_tx:
+            self.before_statement()
 
     def _note_inserts(self, text: str) -> None:
         if self._in_tx and _INSERTS.search(text):

@@ -108,6 +108,8 @@ class ServedStore(GraphStore, Protocol):
     on_commit: list[Callable[[], None]]
     # Called before each outermost COMMIT; raising rolls that transaction back instead.
     before_commit: Callable[[], None]
+    # Called before each statement inside a write transaction; raising rolls that transaction back there.
+    before_statement: Callable[[], None]
 
     def connect(self) -> ServedStore:
         """Another, read-only connection to the same open database (it sees every committed write)."""

@@ -23,6 +23,7 @@ from functools import cmp_to_key
 from typing import Any
 
 from kgbrain.errors import InputError
+from kgbrain.ingest import owl_rules
 from kgbrain.ingest.rdf_mapping import RdfMapper
 from kgbrain.ingest.sparql import Bgp, Iri, Join, LeftJoin, Lit, Operand, Pattern, SelectPlan
 from kgbrain.reasoning.rules.executor import Closure, TooManyRows
@@ -30,7 +31,14 @@ from kgbrain.ruleset import Atom, Comparison, Const, Program, Rule, Var
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 RDFS_SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf"
-_FIXED_PREDICATES = {RDF_TYPE: "instance_of", RDFS_SUBCLASS: "is_a"}
+# The IRIs whose facts have a reserved name (the eq-* rules read same_as / different_from): no other vocabulary's
+# `sameAs` may hold those names, so the IRI record cannot name them.
+_FIXED_PREDICATES = {
+    RDF_TYPE: "instance_of",
+    RDFS_SUBCLASS: "is_a",
+    owl_rules.OWL + "sameAs": owl_rules.SAME_AS,
+    owl_rules.OWL + "differentFrom": owl_rules.DIFFERENT_FROM,
+}
 # The most solutions (and intermediate join rows) one query may build: each becomes a Python row, so a cross
 # product of four relations grew a process past 3 GB; half a million rows stay within a few hundred MB.
 MAX_QUERY_ROWS = 500_000

@@ -79,3 +79,19 @@ def test_pizza_subclass_pairs_include_the_transitive_closure(brain: Brain) -> No
     found = _kgbrain(brain, "?a rdfs:subClassOf ?b")
     assert len(closed) > len(asserted)
     assert closed <= found
+
+
+def test_same_as_and_different_from_are_queried_by_their_owl_iris(brain: Brain, tmp_path: Path) -> None:
+    """`?a owl:sameAs ?b` answers with the derived `same_as` facts (here prp-fp), and owl:differentFrom with the
+    asserted ones: the two names are reserved, so the IRI record must not give the IRIs names of their own."""
+    path = tmp_path / "eq.ttl"
+    path.write_text(
+        "@prefix : <http://t.example/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+        ":p a owl:ObjectProperty , owl:FunctionalProperty .\n"
+        ":x :p :a . :x :p :b . :c owl:differentFrom :d .\n",
+        encoding="utf-8",
+    )
+    brain.load([path])
+    same = _kgbrain(brain, "?a owl:sameAs ?b")
+    assert {("t.example:a", "t.example:b"), ("t.example:b", "t.example:a")} <= same
+    assert ("t.example:c", "t.example:d") in _kgbrain(brain, "?a owl:differentFrom ?b")

@@ -360,7 +360,9 @@ def probe_data(ontology: Path, out: Path) -> Path:
     classes = {s for kind in (OWL.Class, RDFS.Class) for s in graph.subjects(RDF.type, kind)}
     object_props = {s for kind in (OWL.ObjectProperty,) for s in graph.subjects(RDF.type, kind)}
     data_props = set(graph.subjects(RDF.type, OWL.DatatypeProperty))
-    for p in graph.subjects(RDF.type, RDF.Property):  # schema.org: rdf:Property, ranges say which
+    for p in set(graph.subjects(RDF.type, RDF.Property)) - object_props - data_props:  # schema.org: ranges say
+        # (DBpedia declares its properties rdf:Property and owl:DatatypeProperty both: OWL's word decides, else a
+        # datatype property got an IRI value as well, which owlrl types with the range datatype by prp-rng)
         ranges = {str(r) for r in graph.objects(p, RDFS.range)} | {
             str(r) for r in graph.objects(p, URIRef("https://schema.org/rangeIncludes"))
         }

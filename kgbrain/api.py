@@ -1069,7 +1069,7 @@ def _think_at(
     from kgbrain.reasoning.views.timed import TimedStore
 
     whole: Brain = brain.__dict__.get("_whole", brain)
-    if asked.asks in (Asks.UNTIL, Asks.SINCE):
+    if asked.asks in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):
         window = _own_window(whole, parsed or whole.reasoner.understand(words), asked.when)
         timed = _as_of(whole, window, whole._timeline())
     else:
@@ -1078,6 +1078,8 @@ def _think_at(
     store = timed.store
     steps = answer_of(output).trace.steps
     spans = evidence_intervals(steps, store.timeline) if isinstance(store, TimedStore) else []
+    if asked.asks is Asks.WHEN and not spans:  # "When was Moscow founded?" asks a value, not an interval
+        return _think_at(brain, question, None, question, None, goal_type, priority)
     words = time_sentence(asked, output.language, spans)
     reading = f"{asked.phrase!r} read as {asked.asks.value}{' ' + asked.when if asked.when else ''}"
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)

@@ -2,7 +2,7 @@
 
 A question with a time in it (reasoning/nlu/when.py) gets one or two sentences after the answer: "As of 2010."
 and "Valid from 2006-08-24 on." for the facts used; "until when" / «до какого числа» questions get the end
-("Until 2006-08-23."), "since when" the start. Only the facts the answer rests on count (context steps, such
+("Until 2006-08-23."), "since when" the start, "when" the interval ("From 2010-01-01 to 2014-12-31."). Only the facts the answer rests on count (context steps, such
 as an out-of-time fact shown beside it, are not what the answer says holds).
 """
 
@@ -43,6 +43,8 @@ def time_sentence(asked: TimeInQuestion, language: str, intervals: Iterable[Inte
         if spans:
             return "Дата начала не указана." if ru else "No start is stated."
         return "Срок действия в базе знаний не указан." if ru else "The knowledge base states no validity interval."
+    if asked.asks is Asks.WHEN:  # "When was X the P of Y?": the interval itself
+        return " ".join(_held(start, end, ru) for start, end in spans)
     head = _as_of(asked, ru)
     valid = " ".join(_valid(start, end, ru) for start, end in spans)
     return f"{head} {valid}".strip()
@@ -52,6 +54,13 @@ def _as_of(asked: TimeInQuestion, ru: bool) -> str:
     if asked.asks is Asks.NOW:
         return "На текущий момент." if ru else "As of now."
     return f"По состоянию на {asked.when}." if ru else f"As of {asked.when}."
+
+
+def _held(start: datetime | None, end: datetime | None, ru: bool) -> str:
+    if start is not None and end is not None:
+        a, b = render_from(start), render_to(end)
+        return f"С {a} по {b}." if ru else f"From {a} to {b}."
+    return _valid(start, end, ru)
 
 
 def _valid(start: datetime | None, end: datetime | None, ru: bool) -> str:

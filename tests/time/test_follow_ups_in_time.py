@@ -6,6 +6,7 @@ Russian, the same on the library, `kgbrain chat`, HTTP sessions and MCP sessions
 - "And the stadium capacity?" / «А вместимость стадиона?» asks the same club for another predicate (a relation's
   holder becomes an attribute's value and back);
 - "Why?" / «Почему?» asks the last question again at its time (a value's answer gives the facts it rests on);
+- "When?" / «Когда?» asks when the last question's statement held (its interval);
 - `member_of` keeps its direction: "What is Rotor a member of?" and "Who are the members of the Premier League?".
 
 Who held what in a year is computed from tests/time/seasons.py's tables, not by kgbrain.
@@ -48,6 +49,7 @@ EN: list[tuple[str, str, Any]] = [
     ("Was Spalletti the coach of Zenit in 2012?", "Was Spalletti the coach of Zenit in 2012?", True),
     ("And Spartak?", "Was Spalletti the coach of Spartak in 2012?", False),  # the club replaced, not the coach
     ("And Emery?", "Was Emery the coach of Spartak in 2012?", True),  # the coach replaced, not the club
+    ("When?", "When was Emery the coach of Spartak?", True),  # its interval
     ("What is Rotor a member of in 2003?", "What is Rotor a member of in 2003?", [held(LEAGUES, "rotor", 2003)]),
     ("And in 2010?", "What is Rotor a member of in 2010?", [held(LEAGUES, "rotor", 2010)]),
     ("Who are the members of the Premier League in 2003?", "Who are the members of the Premier League in 2003?",
@@ -66,6 +68,7 @@ RU: list[tuple[str, str, Any]] = [
     ("Был ли Спаллетти тренером Зенита в 2012 году?", "Был ли Спаллетти тренером Зенита в 2012 году?", True),
     ("А Спартака?", "Был ли Спаллетти тренером Спартака в 2012 году?", False),
     ("А Эмери?", "Был ли Эмери тренером Спартака в 2012 году?", True),
+    ("Когда?", "Когда Эмери был тренером Спартака?", True),
     ("Членом чего был Ротор в 2003 году?", "Членом чего был Ротор в 2003 году?", [held(LEAGUES, "rotor", 2003)]),
     ("А в 2010 году?", "Членом чего был Ротор в 2010 году?", [held(LEAGUES, "rotor", 2010)]),
     ("Кто был членом Премьер-лиги в 2003 году?", "Кто был членом Премьер-лиги в 2003 году?",

@@ -45,6 +45,16 @@ ROWS = [
             "Является ли плутон карликовой планетой?",
         ),
         ("Является ли плутон сейчас карликовой планетой?", Asks.NOW, None, "Является ли плутон карликовой планетой?"),
+        # dates in words
+        ("Was Pluto a planet in March 2000?", Asks.AT, "2000-03", "Is Pluto a planet?"),
+        ("Was Pluto a planet on 5 May 2000?", Asks.AT, "2000-05-05", "Is Pluto a planet?"),
+        ("Was Pluto a planet on August 24th, 2006?", Asks.AT, "2006-08-24", "Is Pluto a planet?"),
+        ("Был ли плутон планетой в марте 2000 года?", Asks.AT, "2000-03", "Является ли плутон планетой?"),
+        ("Был ли плутон планетой 24 августа 2006 года?", Asks.AT, "2006-08-24", "Является ли плутон планетой?"),
+        ("Был ли плутон планетой на 1 мая 2000 г.?", Asks.AT, "2000-05-01", "Является ли плутон планетой?"),
+        # when a statement held: its interval
+        ("When was Pluto a planet?", Asks.WHEN, None, "Is Pluto a planet?"),
+        ("Когда плутон был планетой?", Asks.WHEN, None, "Является ли плутон планетой?"),
     ],
 )
 def test_a_time_expression_is_read_and_taken_out(question: str, asks: Asks, when: str | None, rest: str) -> None:
@@ -53,7 +63,11 @@ def test_a_time_expression_is_read_and_taken_out(question: str, asks: Asks, when
     assert (found.asks, found.when, found.question) == (asks, when, rest)
 
 
-@pytest.mark.parametrize("question", ["Is Pluto a planet?", "Что такое нейрон?", "How many moons has Saturn?"])
+@pytest.mark.parametrize(
+    "question",
+    ["Is Pluto a planet?", "Что такое нейрон?", "How many moons has Saturn?", "Was it on 31 February 2000?",
+     "May I ask?"],
+)  # fmt: skip
 def test_a_question_without_time_has_none(question: str) -> None:
     assert read_time(question) is None
 
@@ -104,6 +118,27 @@ def test_until_and_since_are_answered_with_the_interval_over_all_time(brain: Bra
     assert brain.think("Since when is Pluto a dwarf planet?").text.endswith(f"Since {DWARF[0]}.")
     assert brain.think("С каких пор плутон является карликовой планетой?").text.endswith(f"С {DWARF[0]}.")
     assert brain.think("Until when is Pluto a dwarf planet?").text.endswith("No end is stated.")
+
+
+@pytest.mark.parametrize(("day", "planet"), [(PLANET[1], True), (DWARF[0], False)])
+def test_a_day_in_words_is_that_day(brain: Brain, day: str, planet: bool) -> None:
+    year, month, number = (int(x) for x in day.split("-"))
+    en = date(year, month, number).strftime("%B")
+    ru = ("января февраля марта апреля мая июня июля августа сентября октября ноября декабря").split()[month - 1]
+    said = brain.think(f"Was Pluto a planet on {number} {en} {year}?").text
+    assert said.startswith("Yes") == planet  # the next day it is a dwarf planet (no disjointness here: not "No")
+    assert f"As of {day}." in said
+    said = brain.think(f"Был ли плутон планетой {number} {ru} {year} года?").text
+    assert said.startswith("Да") == planet
+    assert f"По состоянию на {day}." in said
+
+
+def test_when_a_statement_held_is_its_interval(brain: Brain) -> None:
+    assert brain.think("When was Pluto a planet?").text.endswith(f"From {PLANET[0]} to {PLANET[1]}.")
+    assert brain.think("Когда плутон был планетой?").text.endswith(f"С {PLANET[0]} по {PLANET[1]}.")
+    assert brain.think("When is Pluto a dwarf planet?").text.endswith(f"Valid from {DWARF[0]} on.")
+    # "when" asking for a value is the question it was
+    assert brain.think("When was Pluto discovered?").text == brain.cognition.think("When was Pluto discovered?").text
 
 
 def test_still_and_currently_are_as_of_now(brain: Brain) -> None:

@@ -132,7 +132,7 @@ def follow_up(
         return Reading(full, question.strip(), full)
     when = _time_alone(question)
     if when is not None and focus.typed is not None:  # "Since when?", «До какого числа?», «А сейчас?»
-        if when.asks in (Asks.UNTIL, Asks.SINCE):  # of what the last question found at its time
+        if when.asks in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):  # of what the last question found at its time
             when = replace(when, when=focus.time.when if focus.time is not None else None)
         meant = _in_words(focus.typed.text, when)
         return Reading(meant, question.strip(), meant, focus.typed, when)
@@ -189,8 +189,14 @@ def _time_of(words: str, language: str) -> tuple[TimeInQuestion | None, str]:
     return found, _LEADING.sub("", found.question.strip(" ?,.")).strip()
 
 
+_WHEN_ALONE = re.compile(r"^\s*(?:(?:and|а|и)\s+)?(?P<when>when|когда)\s*\?*\s*$", re.IGNORECASE)
+
+
 def _time_alone(question: str) -> TimeInQuestion | None:
-    """The time a follow-up names when it names nothing else ("Since when?", «А в 2015?»), else None."""
+    """The time a follow-up names when it names nothing else ("Since when?", «А в 2015?», "When?"), else None."""
+    alone = _WHEN_ALONE.match(question)
+    if alone is not None:
+        return TimeInQuestion(Asks.WHEN, None, "", alone.group("when"))
     found = read_time(question)
     if found is None or _CONNECTIVE.sub("", found.question).strip(" ?.,!"):
         return None
@@ -332,7 +338,7 @@ def _in_words(text: str, when: TimeInQuestion | None) -> str:
     """A question without its time, with `when`'s words put back ("Who is the director of Acme in 2015?")."""
     if when is None or not when.phrase:
         return text
-    if when.asks in (Asks.UNTIL, Asks.SINCE):  # "Since when must a passenger validate the ticket?"
+    if when.asks in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):  # "Since when must a passenger validate the ticket?"
         return f"{when.phrase[:1].upper()}{when.phrase[1:]} {text[:1].lower()}{text[1:]}"
     return f"{text.rstrip(' ?')} {when.phrase}?"
 

@@ -23,6 +23,7 @@ class Asks(str, Enum):
     NOW = "now"  # as of the present ("still", "currently")
     UNTIL = "until"  # when it stops holding
     SINCE = "since"  # when it started holding
+    WHEN = "when"  # when it holds: its interval ("When was X the P of Y?"), asked over all time
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +47,14 @@ _PATTERNS: tuple[tuple[Asks, re.Pattern[str]], ...] = tuple(
         (Asks.SINCE, r"\b(?:since|from) when\b"),
         (Asks.SINCE, r"(?<!\w)(?:с какого (?:числа|времени|года|момента)|с каких пор)(?!\w)"),
         (Asks.AT, rf"\b(?:in|during|as of|on|at)\s+(?:the year\s+)?(?P<date>{_DATE})\b"),
-        (Asks.AT, rf"(?<!\w)(?:в|на|по состоянию на)\s+(?P<date>{_DATE})(?:\s*(?:году|г\.|год))?(?!\w)"),
+        (Asks.AT, rf"(?<!\w)(?:в|на|по состоянию на|к)\s+(?P<date>{_DATE})(?:\s*(?:году|года|г\.|год))?(?!\w)"),
         (Asks.AT, r"\b(?:in\s+)?(?P<year>last|this|next)\s+year\b"),
         (Asks.AT, r"(?<!\w)в\s+(?P<year>позапрошлом|прошлом|этом|текущем|следующем)\s+году(?!\w)"),
         (Asks.NOW, r"\b(?:still|currently|now|at present|today|nowadays)\b"),
+        # "When was Spalletti the coach of Zenit?", «Когда Спаллетти был тренером Зенита?»: a statement's interval (a
+        # question "when" asks for a value, "When was Moscow founded?", is answered as it is: api._think_at)
+        (Asks.WHEN, r"^\s*when\s+(?=(?:was|were|is|are|did|does|do|has|have|had)\b)"),
+        (Asks.WHEN, r"^\s*когда\s+(?!\S+\s+ли\b)"),
         (
             Asks.NOW,
             r"(?<!\w)(?:до сих пор|всё ещё|все ещё|все еще|всё еще|в настоящее время|на данный момент|сейчас)(?!\w)",
@@ -66,8 +71,65 @@ _TENSE = (
 )
 
 
+_EN_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_EN_MONTH = (
+    r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_RU_MONTHS = ("январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр")
+_RU_MONTH = (
+    r"(?P<month>январ[ьяе]|феврал[ьяе]|март[ае]?|апрел[ьяе]|ма[йяе]|июн[ьяе]|июл[ьяе]|август[ае]?|сентябр[ьяе]|"
+    r"октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+_YEAR_WORD = r"(?:\s*(?:года|году|год|г\.))?"
+# A date in words, as ISO: "5 May 2012", "May 5, 2012", "March 2012", «5 мая 2012 года», «в марте 2012 года».
+_DATE_WORDS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), russian)
+    for p, russian in (
+        (rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_EN_MONTH}\s*,?\s+(?P<year>\d{{4}})\b", False),
+        (rf"\b{_EN_MONTH}\s+(?P<day>\d{{1,2}}){_ORD}\s*,?\s+(?P<year>\d{{4}})\b", False),
+        (rf"\b{_EN_MONTH}\s+(?:of\s+)?(?P<year>\d{{4}})\b", False),
+        (rf"(?<!\w)(?P<day>\d{{1,2}})\s+{_RU_MONTH}\s+(?P<year>\d{{4}}){_YEAR_WORD}(?!\w)", True),
+        (rf"(?<!\w){_RU_MONTH}\s+(?P<year>\d{{4}}){_YEAR_WORD}(?!\w)", True),
+    )
+)
+_RU_BEFORE_DAY = re.compile(r"(?<!\w)(?:в|на|по состоянию на|к)\s*$", re.IGNORECASE)
+
+
+def _month(word: str, russian: bool) -> int:
+    word = word.casefold().rstrip(".")
+    names = _RU_MONTHS if russian else _EN_MONTHS
+    return next(n for n, stem in enumerate(names, 1) if word.startswith(stem) and (stem != "ма" or len(word) <= 3))
+
+
+def iso_dates(question: str) -> str:
+    """The question with its dates in words written as ISO dates ("on 5 May 2012" -> "on 2012-05-05", «в марте 2012
+    года» -> «в 2012-03»); a day that does not exist is left as written."""
+    for pattern, russian in _DATE_WORDS:
+        question = pattern.sub(lambda m, ru=russian: _iso(m, ru, question), question)  # type: ignore[misc]
+    return question
+
+
+def _iso(m: re.Match[str], russian: bool, question: str) -> str:
+    from datetime import date
+
+    year, month = int(m.group("year")), _month(m.group("month"), russian)
+    day = m.groupdict().get("day")
+    if day is None:
+        return f"{year:04d}-{month:02d}"
+    try:
+        date(year, month, int(day))
+    except ValueError:
+        return m.group(0)
+    iso = f"{year:04d}-{month:02d}-{int(day):02d}"
+    # «Кто был тренером 5 мая 2012 года?»: a Russian date alone is read as «на» it
+    return iso if not russian or _RU_BEFORE_DAY.search(question[: m.start()]) else f"на {iso}"
+
+
 def read_time(question: str) -> TimeInQuestion | None:
     """The question's time expression, or None when it has none."""
+    question = iso_dates(question)
     for asks, pattern in _PATTERNS:
         m = pattern.search(question)
         if m is None:
@@ -76,7 +138,7 @@ def read_time(question: str) -> TimeInQuestion | None:
         when = m.group("date") if "date" in pattern.groupindex else None
         if "year" in pattern.groupindex:  # "last year": the calendar year before this one, in UTC
             when = str(datetime.now(timezone.utc).year + _YEARS_FROM_NOW[m.group("year").casefold()])
-        return TimeInQuestion(asks, when, present(rest), m.group(0))
+        return TimeInQuestion(asks, when, present(rest), m.group(0).strip())
     return None
 
 

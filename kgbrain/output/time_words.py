@@ -2,8 +2,9 @@
 
 A question with a time in it (reasoning/nlu/when.py) gets one or two sentences after the answer: "As of 2010."
 and "Valid from 2006-08-24 on." for the facts used; "until when" / «до какого числа» questions get the end
-("Until 2006-08-23."), "since when" the start, "when" the interval ("From 2010-01-01 to 2014-12-31."). Only the facts the answer rests on count (context steps, such
-as an out-of-time fact shown beside it, are not what the answer says holds).
+("Until 2006-08-23."), "since when" the start, "when" the interval ("From 2010-01-01 to 2014-12-31."). Only the
+facts the answer rests on count (context steps, such as an out-of-time fact shown beside it, are not what the
+answer says holds).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from enum import Enum
+from functools import partial
 
 
 class Asks(str, Enum):
@@ -107,11 +108,11 @@ def iso_dates(question: str) -> str:
     """The question with its dates in words written as ISO dates ("on 5 May 2012" -> "on 2012-05-05", «в марте 2012
     года» -> «в 2012-03»); a day that does not exist is left as written."""
     for pattern, russian in _DATE_WORDS:
-        question = pattern.sub(lambda m, ru=russian: _iso(m, ru, question), question)  # type: ignore[misc]
+        question = pattern.sub(partial(_iso, russian=russian, question=question), question)
     return question
 
 
-def _iso(m: re.Match[str], russian: bool, question: str) -> str:
+def _iso(m: re.Match[str], *, russian: bool, question: str) -> str:
     from datetime import date
 
     year, month = int(m.group("year")), _month(m.group("month"), russian)

@@ -7,13 +7,20 @@ labels cached beside it), and verifies its batches with the `Verifier` the embed
 the same bytes by construction. The driver reads the claims, cuts them into the embedded run's batches, hands
 out waves of batches, and writes what comes back in input order (resumable like any verdicts file).
 
-On a cluster the knowledge base is shipped to the executors with `SparkContext.addFile` (the database file and
-its caches), unless it is at a path every executor can read (`shared_path`).
+On a cluster the knowledge base is shipped to the executors with `SparkContext.addArchive` (the database file and
+its caches), unless it is at a path every executor can read (`shared_path`), and the encoded verdicts come back
+through Spark. On a local master the executors share this machine's file system: they open the knowledge base where
+it is, and hand each task's encoded verdicts back in a file of a private folder, so the ~1 KB of proof per claim
+does not pass through the JVM (a task result's bytes are copied, serialised, stored and served again there: most of
+the driver JVM's CPU on the 200k-claim bench).
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
+import os
+import pickle
 import shutil
 import tempfile
 from collections import deque
@@ -78,8 +85,27 @@ def _verifier(opener: PathOpener, where: KbLocation, options: VerifyOptions) -> 
             _EXECUTOR.checker.close()  # another knowledge base: each open holds a large address-space reservation
         checker = opener(where.resolve())
         atexit.register(checker.close)  # close before exit: Kùzu can crash at exit when left open
+        warm = getattr(checker, "warm", None)  # a Brain: every view verification reads, now, to be frozen below
+        if warm is not None:
+            warm()
         _EXECUTOR.key, _EXECUTOR.verifier, _EXECUTOR.checker = key, Verifier(checker, options), checker
+        _settle()
     return _EXECUTOR.verifier
+
+
+def _settle() -> None:
+    """In a Spark task: keep what this worker holds out of the collector's full passes. pyspark's daemon runs
+    `gc.collect()` after every task of a reused worker, and over the mirror, labels and the caches verification
+    fills those passes were a sixth of a worker's CPU on the 200k-claim bench. The young objects are collected
+    first, so what is frozen is what is still alive (cyclic garbage that reached the oldest generation would stay);
+    frozen objects are still freed by reference counting. Elsewhere (a test calling this module) nothing is done.
+    """
+    from pyspark import TaskContext
+
+    if TaskContext.get() is None:
+        return
+    gc.collect(1)
+    gc.freeze()
 
 
 def _opener_key(opener: PathOpener) -> Any:
@@ -96,11 +122,41 @@ def _verify_partition(
     where: KbLocation,
     options: VerifyOptions,
     encode: Callable[[list[Any]], Any],
+    handoff: str | None,
     batches: Iterable[Sequence[WorkItem]],
 ) -> Iterator[Any]:
     verifier = _verifier(opener, where, options)
-    for batch in batches:
-        yield encode(verifier.verify(as_rows(batch)))
+    encoded = (encode(verifier.verify(as_rows(batch))) for batch in batches)
+    if handoff is None:
+        yield from encoded
+    else:
+        yield _hand_off(Path(handoff), encoded)
+    _settle()  # the caches this task filled, before the daemon's collection after it
+
+
+def _hand_off(folder: Path, results: Iterable[Any]) -> str:
+    """Write a task's results to a new file in `folder` (pickled one after another); its name."""
+    fd, name = tempfile.mkstemp(prefix="task-", suffix=".pickle", dir=folder)
+    with os.fdopen(fd, "wb") as fh:
+        for result in results:
+            pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    return name
+
+
+def _taken(name: str) -> list[Any]:
+    """The results a task handed off in file `name` (written by `_hand_off` in this run's private folder), in
+    order; the file is removed."""
+    path = Path(name)
+    found: list[Any] = []
+    try:
+        with path.open("rb") as fh:
+            while True:
+                try:
+                    found.append(pickle.load(fh))
+                except EOFError:
+                    return found
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def verify_on_spark(
@@ -131,28 +187,44 @@ def verify_on_spark(
         with spark_context(spec) as sc, tempfile.TemporaryDirectory(prefix="kgbrain-ship-") as tmp:
             if warmed is not None:
                 warmed.result()
+            local = is_local(sc)
             where = KbLocation(str(db))
-            if not (spec.local or shared_path):
+            if not (local or shared_path):
                 where = KbLocation(str(db), _ship(sc, db, Path(tmp)))
-            task = partial(_verify_partition, opener, where, options, encode)
-            yield from _waves(sc, task, batched(items, batch_size))
+            handoff = None
+            if local:
+                handoff = Path(tmp) / "results"
+                handoff.mkdir()
+            task = partial(_verify_partition, opener, where, options, encode, str(handoff) if handoff else None)
+            yield from _waves(sc, task, batched(items, batch_size), handed_off=handoff is not None)
     finally:
         warming.shutdown(wait=True)
 
 
-def _waves(sc: Any, task: Callable[[Iterable[Sequence[WorkItem]]], Iterator[T]], batches: Iterable[Any]) -> Iterator[T]:
-    """`task`'s results over the batches, in order: waves of batches, each one Spark job."""
+def is_local(sc: Any) -> bool:
+    """The context runs its executors in the driver's JVM, on this machine (`local`, `local[n]`, `local[*]`): the
+    context's own master, which may not be the one asked for when a caller's session was running."""
+    master = str(sc.master)
+    return master == "local" or master.startswith("local[")
+
+
+def _waves(
+    sc: Any, task: Callable[[Iterable[Sequence[WorkItem]]], Iterator[Any]], batches: Iterable[Any], *, handed_off: bool
+) -> Iterator[Any]:
+    """`task`'s results over the batches, in order: waves of batches, each one Spark job (`handed_off`: each task
+    returns the name of the file its results are in)."""
     slots = max(1, int(sc.defaultParallelism))
     wave = slots * BATCHES_PER_SLOT
 
-    def run(part: list[list[WorkItem]]) -> list[T]:
+    def run(part: list[list[WorkItem]]) -> list[Any]:
         rdd = sc.parallelize(part, min(len(part), slots * TASKS_PER_SLOT))
-        return collect(rdd.mapPartitions(task))
+        found = collect(rdd.mapPartitions(task))
+        return [r for name in found for r in _taken(name)] if handed_off else found
 
     # Two waves run at once, so the cores a wave's last tasks leave idle take the next wave's first ones, and this
     # thread writes the wave before them meanwhile.
     with ThreadPoolExecutor(WAVES_IN_FLIGHT) as pool:
-        pending: deque[Future[list[T]]] = deque()
+        pending: deque[Future[list[Any]]] = deque()
         for part in batched(batches, wave):
             pending.append(pool.submit(run, part))
             if len(pending) >= WAVES_IN_FLIGHT:

@@ -173,3 +173,39 @@ def test_as_of_on_spark_gives_the_embedded_verdicts(spark: Any, tmp_path: Path) 
     }
     assert found["1950"] & {"SUPPORTED", "REFUTED"}
     assert found["1950"] != found["2010"]  # the time reached the executors
+
+
+def test_a_reused_worker_keeps_its_views_out_of_the_daemons_collections(spark: Any, kb: Path) -> None:
+    # pyspark's daemon runs a full gc.collect() after every task of a reused worker: what the worker keeps (the
+    # mirror, labels, caches) must be frozen by then, so that pass has only the task's leftovers to traverse.
+    with Brain.open(kb, read_only=True) as b:
+        names = sorted(b.reasoner.graph().names)[:6]
+    lines = [
+        json.dumps({"id": f"g{i}", "subject": s, "predicate": "is_a", "object": o})
+        for i, (s, o) in enumerate((s, o) for s in names for o in names)
+    ]
+    from functools import partial
+
+    from kgbrain.output.verdicts import encode_batch
+    from kgbrain.reasoning.answering.verify import VerifyOptions
+
+    task = partial(
+        spark_verify._verify_partition,
+        partial(Brain.open, read_only=True),
+        spark_verify.KbLocation(str(kb)),
+        VerifyOptions(),
+        encode_batch,
+        None,
+    )
+
+    def probe(batches: Any) -> Any:
+        import gc
+
+        done = sum(batch.size for batch in task(batches))
+        return [(done, gc.get_freeze_count(), len(gc.get_objects()))]
+
+    sc = spark.sparkContext
+    found = sc.parallelize([[(n + 1, line.encode())] for n, line in enumerate(lines)], 1).mapPartitions(probe).collect()
+    [(done, frozen, young)] = found
+    assert done == len(lines)
+    assert frozen > 10 * young  # the views are frozen; the collector is left the task's few young objects

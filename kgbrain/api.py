@@ -273,10 +273,11 @@ class Brain:
         """
         if trust is not None and not 0.0 <= trust <= 1.0:
             raise InputError(f"--trust {trust!r} is outside 0..1")
+        from kgbrain.ingest.input_files import check_loadable
+
         files = [Path(raw) for raw in paths]
         for path in files:  # before anything is written (a folder: a Parquet export, ingest/parquet.py)
-            if not (path.is_file() or path.is_dir()):
-                raise InputError(f"{str(path)!r}: no such file")
+            check_loadable(path)
         if len(files) == 1:
             return [self._load_file(files[0], source=source, trust=trust, fmt=fmt, progress=progress)]
         expected = sum(path.stat().st_size for path in files)
@@ -287,9 +288,9 @@ class Brain:
         self, path: Path, *, source: str | None, trust: float | None, fmt: str | None, progress: LoadProgress | None
     ) -> LoadReport:
         from kgbrain.ingest.formats import Kind, load_format
+        from kgbrain.ingest.input_files import check_loadable
 
-        if not (path.is_file() or path.is_dir()):
-            raise InputError(f"{str(path)!r}: no such file")
+        check_loadable(path)
         total = path.stat().st_size
 
         def tick(done: int) -> None:

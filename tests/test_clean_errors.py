@@ -547,3 +547,61 @@ def test_a_folder_where_a_file_is_wanted_is_one_error_line(kb: Path, tmp_path: P
     missing = CliRunner().invoke(cli, ["verify"])  # a missing argument keeps the usage: it says what to give
     assert missing.exit_code == 2
     assert "Usage: " in missing.stderr
+
+
+# -- arguments and inputs the attack kit tried (issue #22) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["facts", "a\udcff"],  # bytes that are not UTF-8 in argv arrive as lone surrogates
+        ["why", "a\udcff"],
+        ["like", "a\udcff"],
+        ["path", "a\udcff", "cell"],
+        ["explain", "f\udcfe"],
+        ["retract", "f\udcfe"],
+        ["resolve", "c\udcff", "--keep", "f1"],
+        ["correct", "e\udcff", "no"],
+    ],
+)
+def test_an_argument_that_is_not_utf8_is_one_clear_error(kb: Path, args: list[str]) -> None:
+    before = export_of(kb)
+    code, _, err = run(kb, *args)
+    assert code == 2
+    assert "is not valid text: it holds bytes that are not UTF-8" in one_error(err)
+    assert "cast" not in err
+    assert export_of(kb) == before
+
+
+def test_a_device_is_not_a_file_to_load(kb: Path) -> None:
+    before = export_of(kb)
+    code, _, err = run(kb, "load", "/dev/zero")
+    assert code == 2
+    assert "'/dev/zero' is not a regular file" in one_error(err)
+    assert export_of(kb) == before
+
+
+def _triples(start: int, n: int) -> str:
+    return "".join(f"<http://ex.org/e{i}> <http://ex.org/p> <http://ex.org/o{i % 97}> .\n" for i in range(start, n))
+
+
+def test_a_file_too_big_for_the_memory_there_is_is_refused_before_it_is_read(kb: Path, tmp_path: Path) -> None:
+    import gzip
+
+    # 1 MB of memory: 32 KB of text at most. A legitimate .nt.gz (about 10:1) of 150 KB of text is refused with
+    # what to do, and nothing is loaded; the same triples in parts under the limit load in one command.
+    big = tmp_path / "big.nt.gz"
+    big.write_bytes(gzip.compress(_triples(0, 2_500).encode()))
+    assert big.stat().st_size < 32 * 1024 < len(gzip.decompress(big.read_bytes()))
+    before = export_of(kb)
+    code, _, err = run(kb, "load", str(big), env={"KGBRAIN_MEMORY_MB": "1"})
+    assert code == 2
+    line = one_error(err)
+    assert "big.nt.gz: more than 32 KB of text" in line
+    assert "Split it into parts" in line
+    assert export_of(kb) == before
+    parts = [write(tmp_path / f"part{k}.nt", _triples(k * 250, (k + 1) * 250)) for k in range(10)]
+    code, _, err = run(kb, "load", *map(str, parts), env={"KGBRAIN_MEMORY_MB": "1"})
+    assert code == 0, err
+    assert export_of(kb) != before

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kgbrain.errors import QueryError, StoreError
+from kgbrain.errors import InputError, QueryError, StoreError
 from kgbrain.store import engine_package
 
 Row = dict[str, Any]
@@ -187,6 +187,12 @@ class Session:
         try:
             result = self._conn.execute(self._statement(text) if prepared and params else text, params)
         except RuntimeError as exc:
+            bad = _not_utf8(params)
+            if bad is not None:  # the engine's own words: "Unable to cast Python instance of type <class 'str'>"
+                raise InputError(
+                    f"{bad[:60]!r} is not valid text: it holds bytes that are not UTF-8 (or a lone surrogate); "
+                    "give it in UTF-8"
+                ) from None
             raise StoreError(f"{what} failed: {exc}") from exc
         finally:
             self.in_engine -= 1
@@ -296,3 +302,22 @@ class Session:
             if len(self._prepared) < PREPARED_STATEMENTS:
                 self._prepared[text] = statement
         return statement
+
+
+def _not_utf8(value: Any, depth: int = 0) -> str | None:
+    """The first string in a statement's parameters that cannot be encoded as UTF-8 (a command-line argument with
+    bytes that are not UTF-8 arrives as lone surrogates), or None. Only looked at once the engine has refused."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value
+        return None
+    if depth > 4:
+        return None
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
+    for item in items:
+        found = _not_utf8(item, depth + 1)
+        if found is not None:
+            return found
+    return None

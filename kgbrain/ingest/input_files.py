@@ -10,8 +10,6 @@ the process until the kernel kills it.
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from pathlib import Path
 
 from kgbrain.errors import InputError
@@ -106,6 +104,9 @@ def text_size(path: Path, limit: int) -> int:
         gzipped = False  # unreadable: reading it says why
     if not gzipped:
         return path.stat().st_size
+    import gzip  # (here: a question never loads it)
+    import zlib
+
     counted = 0
     try:
         with gzip.open(path, "rb") as unpacked:

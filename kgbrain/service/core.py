@@ -52,6 +52,7 @@ from kgbrain.models import (
     StatsOut,
     VerdictOut,
 )
+from kgbrain.patterns import request_deadline
 from kgbrain.reasoning.cognition.monitor import ResourceState
 from kgbrain.service.paging import page
 from kgbrain.service.uploads import remove_orphans, request_folder
@@ -199,6 +200,7 @@ class Service:
                 and the reader is free for the next read.
         """
         job = _ReadJob()
+        deadline = time.monotonic() + self.read_timeout_s
 
         def locked() -> T:
             with self._gate:
@@ -212,7 +214,8 @@ class Service:
                 job.thread = threading.get_ident()
                 self._job = job
             try:
-                return fn(self.reader)
+                with request_deadline(deadline):  # what the engine cannot interrupt (a user's REGEX) stops itself
+                    return fn(self.reader)
             except _Cancelled:
                 raise ReadTimeout("cancelled") from None
             finally:

@@ -26,6 +26,7 @@ from kgbrain.errors import InputError
 from kgbrain.ingest import owl_rules
 from kgbrain.ingest.rdf_mapping import RdfMapper
 from kgbrain.ingest.sparql import Bgp, Iri, Join, LeftJoin, Lit, Operand, Pattern, SelectPlan
+from kgbrain.patterns import pattern_budget, search
 from kgbrain.reasoning.rules.executor import Closure, TooManyRows
 from kgbrain.ruleset import Atom, Comparison, Const, Program, Rule, Var
 
@@ -142,7 +143,16 @@ class QueryEngine:
     # -- SPARQL -----------------------------------------------------------------------------------
 
     def select(self, plan: SelectPlan) -> QueryResult:
-        """Evaluate a SELECT plan."""
+        """Evaluate a SELECT plan (every REGEX in it within one budget: kgbrain/patterns.py).
+
+        Raises:
+            InputError: a REGEX is not a pattern, or it used up the budget.
+            ReadTimeout: a REGEX ran into the deadline of the request served.
+        """
+        with pattern_budget():
+            return self._select(plan)
+
+    def _select(self, plan: SelectPlan) -> QueryResult:
         solutions = self._pattern(plan.pattern)
         for expr, descending in reversed(plan.order):
             keyed = [(self._order_key(expr, row), i) for i, row in enumerate(solutions)]
@@ -325,14 +335,11 @@ _STRING_TESTS: dict[str, Callable[[str, str], Value]] = {
 
 
 def _regex(values: list[Value]) -> bool:
-    """REGEX(text, pattern[, flags]); only the `i` flag changes anything."""
+    """REGEX(text, pattern[, flags]); only the `i` flag changes anything. Run on the `regex` engine within the
+    query's budget: stdlib `re` on `^(a+)+$` held the GIL, and so a whole server, without end."""
     text = _string(values[0])
     flags = _string(values[2]) if len(values) > 2 else ""
-    re_flags = re.IGNORECASE if "i" in flags else 0
-    try:
-        return re.search(_string(values[1]), text, re_flags) is not None
-    except re.error as exc:
-        raise InputError(f"SPARQL regex {values[1]!r}: {exc}") from exc
+    return search(_string(values[1]), text, ignore_case="i" in flags, what="SPARQL regex")
 
 
 def _string(v: Value) -> str:

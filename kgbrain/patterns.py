@@ -1,0 +1,99 @@
+"""Regular expressions a user writes (SPARQL REGEX) run on the `regex` engine within a time budget.
+
+Stdlib `re` cannot be stopped: it holds the GIL while it backtracks, so `FILTER regex(?v, "^(a+)+$")` over one
+long value froze a whole server, its time limits and /healthz included. The `regex` engine takes a timeout and
+lets other threads run while it matches. One budget covers every pattern a piece of work runs (a query: the REGEX
+of every row), and no pattern runs past the deadline of the request it serves (`request_deadline`, set by the
+service around each read); past it the work ends as the request's timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from kgbrain.errors import InputError, ReadTimeout
+
+# Every REGEX of one query together, where no request deadline is nearer (the CLI, the library); a sane pattern
+# takes microseconds a value, so this only ever stops a pattern that backtracks without end.
+PATTERN_BUDGET_S = 10.0
+
+
+@dataclass(slots=True)
+class _Budget:
+    seconds: float
+    spent: float = 0.0
+
+
+_REQUEST_DEADLINE: ContextVar[float | None] = ContextVar("kgbrain_request_deadline", default=None)
+_BUDGET: ContextVar[_Budget | None] = ContextVar("kgbrain_pattern_budget", default=None)
+
+
+@contextlib.contextmanager
+def request_deadline(at: float) -> Iterator[None]:
+    """Patterns run inside this block stop at `at` (time.monotonic seconds), the end of the request served."""
+    token = _REQUEST_DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _REQUEST_DEADLINE.reset(token)
+
+
+@contextlib.contextmanager
+def pattern_budget(seconds: float | None = None) -> Iterator[None]:
+    """Every pattern run inside this block shares one budget of `seconds` (default PATTERN_BUDGET_S)."""
+    token = _BUDGET.set(_Budget(PATTERN_BUDGET_S if seconds is None else seconds))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def search(pattern: str, text: str, *, ignore_case: bool = False, what: str = "regex") -> bool:
+    """Whether `pattern` (stdlib `re` syntax) matches somewhere in `text`, within the current budget.
+
+    Raises:
+        InputError: the pattern is not a regular expression, or it used up the budget (it backtracks without end).
+        ReadTimeout: it ran into the deadline of the request being served.
+    """
+    compiled = _compile(pattern, ignore_case, what)
+    budget = _BUDGET.get() or _Budget(PATTERN_BUDGET_S)
+    deadline = _REQUEST_DEADLINE.get()
+    started = time.monotonic()
+    left = budget.seconds - budget.spent
+    request_binds = deadline is not None and deadline - started <= left
+    if deadline is not None:
+        left = min(left, deadline - started)
+    if left <= 0:
+        raise _expired(pattern, what, budget, None, request_binds)
+    try:
+        return compiled.search(text, timeout=left) is not None
+    except TimeoutError:
+        raise _expired(pattern, what, budget, len(text), request_binds) from None
+    finally:
+        budget.spent += time.monotonic() - started
+
+
+def _compile(pattern: str, ignore_case: bool, what: str) -> Any:
+    import regex
+
+    flags = regex.VERSION0 | (regex.IGNORECASE if ignore_case else 0)  # VERSION0: the syntax of stdlib `re`
+    try:
+        return regex.compile(pattern, flags=flags)
+    except regex.error as exc:
+        raise InputError(f"{what} {pattern[:200]!r}: {exc}") from None
+
+
+def _expired(
+    pattern: str, what: str, budget: _Budget, length: int | None, request_binds: bool
+) -> InputError | ReadTimeout:
+    """The error for a pattern stopped on a value of `length` characters (None: the budget was spent before it)."""
+    why = "over all the values it was run on" if length is None else f"on a value of {length:,} characters"
+    fix = "rewrite it without nested repetition such as (a+)+, or match fewer values"
+    if request_binds:
+        return ReadTimeout(f"{what} {pattern[:100]!r} ran into the request's time limit {why} and was stopped; {fix}")
+    return InputError(f"{what} {pattern[:100]!r} ran past {budget.seconds:g} s {why}; {fix}")

@@ -97,15 +97,15 @@ def test_spark_verdicts_are_the_embedded_bytes_and_resume(kb: Path, tmp_path: Pa
 
 
 def test_many_waves_come_back_in_input_order(kb: Path, tmp_path: Path) -> None:
-    # batches of 3: several waves of batches, two running at once, must still be written in input order
+    # batches of 2: several waves of batches, two running at once, must still be written in input order
     with Brain.open(kb, read_only=True) as b:
         names = sorted(b.reasoner.graph().names)[:10]
         claims = _claims(tmp_path / "claims.jsonl", names)
         embedded, spark = tmp_path / "embedded.jsonl", tmp_path / "spark.jsonl"
-        b.verify_file(claims, embedded, batch_size=3)
-        b.verify_file(claims, spark, batch_size=3, engine="spark", master="local[2]")
+        b.verify_file(claims, embedded, batch_size=2)
+        b.verify_file(claims, spark, batch_size=2, engine="spark", master="local[2]")
     lines = embedded.read_bytes().splitlines()
-    assert len(lines) > 3 * 2 * spark_verify.BATCHES_PER_SLOT * spark_verify.WAVES_IN_FLIGHT
+    assert len(lines) > 2 * 2 * spark_verify.BATCHES_PER_SLOT * spark_verify.WAVES_IN_FLIGHT
     assert spark.read_bytes() == embedded.read_bytes()
 
 

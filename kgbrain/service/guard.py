@@ -20,6 +20,7 @@ import hmac
 import ipaddress
 import json
 import os
+import re
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,17 +97,49 @@ def allowed_hosts(bound: str, extra: frozenset[str] = frozenset()) -> frozenset[
     return LOOPBACK_NAMES | named | {h.lower() for h in extra} | env
 
 
-def host_name(header: str) -> str:
-    """The name part of a `Host` header or an origin's authority (`[::1]:80` -> `::1`, `a:1` -> `a`)."""
+# RFC 9110 §7.2 / RFC 3986 §3.2.2: Host = uri-host [ ":" port ]; a name is dot-separated labels of letters, digits,
+# hyphens (and underscores, which some private names use); an IPv6 address only in brackets. Anything else (a
+# userinfo `@`, a second colon, text after `]`, an empty port) is malformed: never trimmed into something allowed.
+_NAME = re.compile(r"[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+def host_name(header: str) -> str | None:
+    """The name part of a `Host` header or an origin's authority (`[::1]:80` -> `::1`, `a:1` -> `a`), lower-cased;
+    None when it is not exactly a host name or a bracketed IPv6 address with an optional port."""
     text = header.strip().lower()
     if text.startswith("["):
-        return text[1 : text.find("]")] if "]" in text else ""
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+        inner, bracket, rest = text[1:].partition("]")
+        if not bracket or not _valid_port(rest) or ":" not in inner:
+            return None
+        try:
+            return str(ipaddress.IPv6Address(inner))  # one spelling: [0:0:0:0:0:0:0:1] is ::1
+        except ValueError:
+            return None
+    name, colon, port = text.partition(":")
+    if not _NAME.fullmatch(name) or (colon and not _valid_port(colon + port)):
+        return None
+    return name
 
 
-def check_host(host: str | None, allowed: frozenset[str]) -> None:
-    """Raises Refused (421) unless `host` names this server."""
-    name = host_name(host or "")
+def _valid_port(text: str) -> bool:
+    """Whether `text` is empty or `:` and a port number."""
+    if not text:
+        return True
+    return text.startswith(":") and _PORT.fullmatch(text[1:]) is not None and int(text[1:]) <= 65535
+
+
+def check_host(host: str | list[str] | None, allowed: frozenset[str]) -> None:
+    """Raises Refused unless `host` (the Host header's lines) names this server: 400 for a missing, repeated or
+    malformed header (RFC 9112 §3.2), 421 for a well-formed name this server does not answer for."""
+    lines = [host] if isinstance(host, str) else list(host or [])
+    if len(lines) != 1:
+        raise Refused(400, "a request needs exactly one Host header" + (f" (got {len(lines)})" if lines else ""))
+    name = host_name(lines[0])
+    if name is None:
+        raise Refused(
+            400, f"malformed Host header {lines[0][:60]!r}: expected a host name or [IPv6] and an optional :port"
+        )
     if name not in allowed:
         raise Refused(421, f"this server does not answer for the host {name[:60]!r} (allowed: {_listed(allowed)})")
 
@@ -153,9 +186,10 @@ def guarded(app: Asgi, allowed: frozenset[str], tokens: Tokens) -> Asgi:
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        raw = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
+        headers = dict(raw)
         try:
-            check_host(headers.get("host"), allowed)
+            check_host([v for k, v in raw if k == "host"], allowed)
             check_origin(headers.get("origin"), allowed)
             tokens.grant(headers.get("authorization"), Scope.READ)
         except Refused as exc:

@@ -192,7 +192,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def _admit(request: Request, limits: Limits, needed: Scope) -> None:
     """Host, Origin and token checks (guard.py), in that order: a rebinding page learns nothing, not even 401."""
-    check_host(request.headers.get("host"), limits.allowed)
+    check_host(request.headers.getlist("host"), limits.allowed)
     check_origin(request.headers.get("origin"), limits.allowed)
     limits.tokens.grant(request.headers.get("authorization"), needed)
 

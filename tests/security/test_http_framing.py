@@ -138,3 +138,29 @@ def test_the_mcp_http_transport_refuses_both_lengths_too(tmp_path: Path, no_bloc
     finally:
         process.terminate()
         process.wait(timeout=60)
+
+
+@pytest.mark.parametrize(
+    "host_lines",
+    [
+        [b"localhost:80@evil.example"],
+        [b"[::1].evil"],
+        [b"localhost", b"evil.example"],  # two Host lines: which one a proxy routed by is anyone's guess
+        [b"localhost", b"localhost"],
+        [b"local\xc3\xa9host"],
+        [],
+    ],
+)
+def test_a_malformed_or_repeated_host_is_400_on_the_wire(server: Server, host_lines: list[bytes]) -> None:
+    lines = b"".join(b"Host: " + h + b"\r\n" for h in host_lines)
+    got = exchange(server.url, b"GET /v1/stats HTTP/1.1\r\n" + lines + b"Connection: close\r\n\r\n")
+    assert _responses(got) == [400], got[:300]
+    if len(host_lines) == 1:  # (none or two: h11 refuses it before any app sees it, in its own words)
+        assert "Host" in json.loads(got.partition(b"\r\n\r\n")[2])["error"]
+
+
+def test_a_well_formed_loopback_host_is_served_on_the_wire(server: Server) -> None:
+    _, port = _address(server.url)
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost"):
+        got = exchange(server.url, f"GET /v1/stats HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        assert _responses(got) == [200], got[:300]

@@ -53,7 +53,7 @@ def test_a_foreign_origin_is_refused_even_with_json(open_app: TestClient) -> Non
     assert r.status_code == 200
 
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1.evil.example", "0x7f.1", ""])
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1.evil.example", "0x7f.1", "[::2]"])
 def test_a_foreign_host_header_is_refused(open_app: TestClient, host: str) -> None:
     """DNS rebinding: the attacker's name resolves to 127.0.0.1 and the browser sends it as Host."""
     for path in ("/healthz", "/v1/stats", "/openapi.json"):
@@ -62,7 +62,41 @@ def test_a_foreign_host_header_is_refused(open_app: TestClient, host: str) -> No
         assert set(r.json()) == {"error"}
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1:8765", "localhost:8765", "[::1]:8765", "localhost", "LOCALHOST"])
+MALFORMED_HOSTS = [
+    "localhost:80@evil.example",  # blind attacker: served (200) as localhost
+    "[::1].evil",  # blind attacker: served (200) as ::1
+    "[::1]evil.example",
+    "[::1]:80:81",
+    "[::1",
+    "[localhost]",
+    "[0:0:0:0:0:0:0:1]:x",
+    "::1",  # an IPv6 address only in brackets
+    "localhost:",
+    "localhost:99999",
+    "localhost:80:80",
+    "localhost:-1",
+    "user@localhost",
+    "localhost/evil",
+    "localhost evil",
+    "local%68ost",
+    ".localhost",
+    "localhost..",
+    "",
+]
+
+
+@pytest.mark.parametrize("host", MALFORMED_HOSTS)
+def test_a_malformed_host_header_is_refused(open_app: TestClient, host: str) -> None:
+    """A Host that only looks like a loopback name once trimmed (RFC 9112 §3.2: 400 for an invalid Host)."""
+    for path in ("/healthz", "/v1/stats", "/openapi.json"):
+        r = open_app.get(path, headers={"host": host})
+        assert r.status_code == 400, (path, host, r.status_code)
+        assert "Host" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8765", "localhost:8765", "[::1]:8765", "localhost", "LOCALHOST", "[0:0::1]", "localhost:0"]
+)
 def test_loopback_host_names_are_served(open_app: TestClient, host: str) -> None:
     assert open_app.get("/healthz", headers={"host": host}).status_code == 200
 

@@ -652,12 +652,53 @@ SessionId = Annotated[
         description="a conversation id: follow-up questions are read against this session's last question",
     ),
 ]
+
+
+def _time(text: str | None) -> str | None:
+    """`as_of` read here, at the boundary, so that a bad one is an error naming the field (`Brain.at` reads it
+    again; the text is kept as written for the answer's wording)."""
+    from kgbrain.timeline import InvalidTime, Window
+
+    if text is not None:
+        try:
+            Window.parse(text)
+        except InvalidTime as exc:
+            raise ValueError(str(exc)) from None
+    return text
+
+
+def _choice(kind: Any, what: str) -> AfterValidator:
+    """A text field that must be one of an enum's values (kept as text: the library takes the text)."""
+
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in values(kind):
+            raise ValueError(f"unknown {what} {value[:60]!r}; expected one of {', '.join(values(kind))}")
+        return value
+
+    return AfterValidator(check)
+
+
+def _format(name: str | None) -> str | None:
+    from pathlib import Path
+
+    from kgbrain.errors import InputError
+    from kgbrain.ingest.formats import load_format
+
+    if name:
+        try:
+            load_format(Path("upload"), name)
+        except InputError as exc:
+            raise ValueError(str(exc)) from None
+    return name
+
+
 AsOf = Annotated[
     str | None,
     Field(
         max_length=40,
         description="use only facts valid at this time: YYYY, YYYY-MM, YYYY-MM-DD or an ISO date-time (default now)",
     ),
+    AfterValidator(_time),
 ]
 
 
@@ -741,13 +782,19 @@ class ConceptsQuery(_In):
 
 
 class ConflictsQuery(_In):
-    """`GET /v1/conflicts`: one page of the recorded conflicts. `type` and `status` stay text: the library names
-    the choices in its message (`Unknown conflict type ...; expected one of ...`)."""
+    """`GET /v1/conflicts`: one page of the recorded conflicts. `type` and `status` stay text (the library takes
+    text), checked here against the choices so that a bad one is an error naming the field."""
 
-    type: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description=", ".join(values(ConflictType)))] = None
-    status: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description=" or ".join(values(ConflictStatus)))] = (
-        None
-    )
+    type: Annotated[
+        str | None,
+        Field(max_length=MAX_NAME_CHARS, description=", ".join(values(ConflictType))),
+        _choice(ConflictType, "conflict type"),
+    ] = None
+    status: Annotated[
+        str | None,
+        Field(max_length=MAX_NAME_CHARS, description=" or ".join(values(ConflictStatus))),
+        _choice(ConflictStatus, "conflict status"),
+    ] = None
     cursor: Cursor = None
     limit: PageLimit = 50
 
@@ -760,7 +807,9 @@ class LoadQuery(_In):
         Field(pattern=_FILLED, max_length=MAX_FILE_NAME_CHARS, description="file name; its extension picks the format"),
     ]
     format: Annotated[
-        str | None, Field(max_length=MAX_NAME_CHARS, description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq")
+        str | None,
+        Field(max_length=MAX_NAME_CHARS, description="jsonl, csv, tsv, ttl, nt, xml, json-ld, n3, trig, nq"),
+        AfterValidator(_format),
     ] = None
     source: Annotated[str | None, Field(max_length=MAX_NAME_CHARS, description="source for rows without one")] = None
     trust: Annotated[Fraction | None, Field(description="trust 0..1 for rows without one")] = None

@@ -83,7 +83,7 @@ def test_errors_are_json_with_the_cli_message_and_status(served: Server, demo: B
     assert "claims" in r.json()["error"]
     r = served.client.get("/v1/conflicts", params={"type": "nonsense"})
     assert r.status_code == 400
-    assert r.json()["error"].startswith("Unknown conflict type 'nonsense'")
+    assert r.json()["error"].startswith("field 'type': unknown conflict type 'nonsense'")
     r = served.client.get("/v1/concepts", params={"q": "neuron", "limit": 0})
     assert r.status_code == 400
     assert r.json()["error"] == "field 'limit': 0 is outside 1..100"

@@ -851,6 +851,40 @@ def inputs(root: Path, mutations: int, timeout: float) -> list[Tally]:
             ok = clean(r, (1, 2)) and r.code != 1 and normalised_export(db) == before_cmd
             tally.add(ok, f"{args[0]} {text[:40]!r}: exit {r.code} {r.err.strip()[:120]}")
 
+    # the attack kit's arguments, paths and sizes (issue #22): argv bytes that are not UTF-8, a device, a
+    # legitimate .nt.gz far past the memory there is (here: KGBRAIN_MEMORY_MB=16, 512 KB of text at most)
+    tally = tallies.setdefault("attack kit", Tally("inputs", "argv not UTF-8, a device, past the memory budget"))
+    fresh(db)
+    shutil.copy(template, db)
+    before = normalised_export(db)
+    bad = "a\udcff"  # (subprocess passes it as the byte 0xff)
+    for args in (
+        ["facts", bad],
+        ["why", bad],
+        ["path", bad, "cell"],
+        ["like", bad],
+        ["explain", bad],
+        ["retract", bad],
+        ["resolve", bad, "--keep", bad],
+        ["correct", bad, "no"],
+        ["ask", f"Is {bad} a cell?"],
+        ["load", "/dev/zero"],
+    ):
+        r = run(kg(db, *args), timeout)
+        ok = clean(r, (2,)) and "cast" not in r.err and "no such file" not in r.err
+        tally.add(ok, f"{args[0]} {args[1]!r}: exit {r.code} in {r.seconds:.1f} s: {r.err.strip()[:120]}")
+    import gzip
+
+    text = "".join(f"<http://ex.org/e{i}> <http://ex.org/p> <http://ex.org/o{i % 97}> .\n" for i in range(50_000))
+    big = db.parent / "big.nt.gz"
+    big.write_bytes(gzip.compress(text.encode()))
+    r = run(kg(db, "load", str(big)), timeout, env={**os.environ, "KGBRAIN_MEMORY_MB": "16"})
+    tally.add(
+        one_error(r, (2,)) and "Split it into parts" in r.err,
+        f"{big.name} ({big.stat().st_size:,} bytes, {len(text):,} of text): exit {r.code} in {r.seconds:.1f} s: {r.err.strip()[:120]}",
+    )
+    tally.add(normalised_export(db) == before, "the KB after all of them")
+
     # rules files with hostile names and a generated grammar soup
     return list(tallies.values())
 

@@ -9,6 +9,7 @@ short tool error), within the time budget, the server still alive and /healthz a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kgbrain.api import Brain  # noqa: E402
+from kgbrain.errors import KgbrainError  # noqa: E402
 
 PY = sys.executable
 MB = "x" * 2**20
@@ -224,7 +226,7 @@ def past_limit_rows(root: Path) -> list[Row]:
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:
         try:
             _wait(lambda: _health(base) is not None, 120)
-            return [_reads_past(base, server), _upload_past(base, server)]
+            return [_reads_past(base, server), _upload_past(base, server), _node_group_upload(base, server)]
         finally:
             server.terminate()
             server.wait(60)
@@ -297,6 +299,298 @@ def _upload_past(base: str, server: subprocess.Popen[bytes]) -> Row:
     row.case += f" ({r.status_code}, healthz {health if health is None else round(health, 2)} s after)"
     if not row.clean:
         row.failures.append(f"upload {r.status_code}, next write {small and small.status_code}, u1 {kept}")
+    return row
+
+
+def _node_group_upload(base: str, server: subprocess.Popen[bytes]) -> Row:
+    """65,000 facts between fresh concepts: Concept and Term pass 131,072 rows (a Ladybug node group) before the
+    upload is rolled back at --write-timeout; the next write must land (it used to fail with 500, "Index contains
+    an invalid node offset")."""
+    row = Row("HTTP", "upload of 65,000 fresh pairs past a node group, --write-timeout 0.1")
+    rows = "".join(
+        json.dumps({"subject": f"g{i}", "predicate": "is_a", "object": f"h{i}"}) + "\n" for i in range(65_000)
+    )
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    r = httpx.post(
+        base + "/v1/load?name=pairs.jsonl", content=rows, headers={"content-type": "application/x-ndjson"}, timeout=300
+    )
+    row.wall_s = time.monotonic() - started
+    health = _health(base)
+    small = _small_write(base, "glorp2")
+    row.peak_mb = peak.stop()
+    row.tried = 1
+    row.survived = int(server.poll() is None and health is not None and health < HEALTH_BUDGET_S)
+    row.clean = int(row.survived and (r.status_code == 201 or _json_503(r)) and small == 201)
+    row.case += f" ({r.status_code}, next write {small})"
+    if not row.clean:
+        row.failures.append(f"upload {r.status_code} {r.text[:120]!r}, next write {small}")
+    return row
+
+
+def _small_write(base: str, subject: str) -> int:
+    status = -1
+    for _ in range(200):  # writes queued behind an abandoned upload answer 503 and never start
+        status = httpx.post(
+            base + "/v1/facts", json={"facts": [{"subject": subject, "predicate": "is_a", "object": "k1"}]}, timeout=60
+        ).status_code
+        if status != 503:
+            break
+    return status
+
+
+def _facts(db: Path) -> int | None:
+    """The facts of the KB after a server is gone (None: it cannot be opened)."""
+    try:
+        with Brain.open(db) as brain:
+            return brain.stats().facts
+    except KgbrainError:
+        return None
+
+
+def _upload_rows(prefix: str, n: int) -> str:
+    return "".join(
+        json.dumps({"subject": f"{prefix}{i}", "predicate": "is_a", "object": "k1"}) + "\n" for i in range(n)
+    )
+
+
+def _drop(base: str, path: str, body: bytes, declared: int | None = None) -> None:
+    """POST over a raw socket and close the connection without reading the reply (a client that goes away)."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        head = f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/x-ndjson\r\n"
+        sock.sendall(f"{head}Content-Length: {declared or len(body)}\r\n\r\n".encode() + body)
+        time.sleep(0.5)
+
+
+def abandoned_rows(root: Path) -> list[Row]:
+    """Clients that go away: one closes the connection while its 50,000-fact upload is being written, one in the
+    middle of its body. Clean: the server lives, /healthz answers, the next write lands, and nothing of either
+    upload is stored (the writer is freed: the next write's wait is the time to stop, not to finish)."""
+    (root / "gone").mkdir()
+    db = small_kb(root / "gone")
+    base_facts = _facts(db) or 0
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    command = [PY, "-m", "kgbrain", "--db", str(db), "serve", "--port", str(port), "--write-timeout", "600"]
+    rows: list[Row] = []
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:
+        try:
+            _wait(lambda: _health(base) is not None, 120)
+            for name, body, declared in (
+                ("client gone mid-write (50,000-fact upload)", _upload_rows("d", 50_000).encode(), None),
+                (
+                    "client gone mid-body (1 MB of a 10 MB upload)",
+                    _upload_rows("m", 40_000).encode()[: 2**20],
+                    10 * 2**20,
+                ),
+            ):
+                row = Row("HTTP", name)
+                peak = Peak(server.pid)
+                started = time.monotonic()
+                _drop(base, "/v1/load?name=gone.jsonl", body, declared)
+                health = _health(base)
+                small = _small_write(base, f"after{len(rows)}")
+                row.wall_s = time.monotonic() - started
+                row.peak_mb = peak.stop()
+                row.tried = 1
+                row.survived = int(server.poll() is None and health is not None and health < HEALTH_BUDGET_S)
+                stored = httpx.get(base + "/v1/stats", timeout=60).json()["facts"]
+                row.clean = int(row.survived and small == 201 and stored == base_facts + len(rows) + 1)
+                row.case += f" (next write {small} after {row.wall_s:.1f} s)"
+                if not row.clean:
+                    row.failures.append(f"next write {small}, facts {stored} (base {base_facts})")
+                rows.append(row)
+        finally:
+            server.terminate()
+            server.wait(60)
+    return rows
+
+
+KILL_DELAYS_S = (0.3, 1.0, 2.0, 4.0)
+
+
+def kill_rows(root: Path) -> list[Row]:
+    """kill -9 in the middle of a write, at several moments after it was sent (HTTP: a 20,000-fact upload; MCP
+    stdio: `remember` of 10,000 facts). Clean: the KB opens after, holds the write whole or not at all, and takes
+    the next write."""
+    rows = [Row("HTTP", f"kill -9 mid-write (20,000-fact upload, {len(KILL_DELAYS_S)} moments)")]
+    rows.append(Row("MCP stdio", f"kill -9 mid-write (remember 10,000 facts, {len(KILL_DELAYS_S)} moments)"))
+    for n, delay in enumerate(KILL_DELAYS_S):
+        for row, kill in zip(rows, (_kill_http, _kill_mcp), strict=True):
+            folder = root / f"kill-{row.channel[:4].strip()}-{n}"
+            folder.mkdir()
+            db = small_kb(folder)
+            before = _facts(db)
+            started = time.monotonic()
+            peak_mb, sent = kill(db, delay)
+            after = _facts(db)
+            row.wall_s += time.monotonic() - started
+            row.peak_mb = max(row.peak_mb, peak_mb)
+            row.tried += 1
+            whole = after is not None and before is not None and after in (before, before + sent)
+            row.survived += int(after is not None)
+            nxt = _next_write(db) if after is not None else False
+            row.clean += int(whole and nxt)
+            if not (whole and nxt):
+                row.failures.append(f"killed {delay} s in: facts {before} -> {after} (sent {sent}), next write {nxt}")
+    return rows
+
+
+def _next_write(db: Path) -> bool:
+    try:
+        with Brain.open(db) as brain:
+            path = db.parent / "next.jsonl"
+            path.write_text(json.dumps({"subject": "next", "predicate": "is_a", "object": "k1"}) + "\n")
+            brain.load([path])
+            return True
+    except KgbrainError:
+        return False
+
+
+def _kill_http(db: Path, delay: float) -> tuple[float, int]:
+    port = _port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [PY, "-m", "kgbrain", "--db", str(db), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _wait(lambda: _health(base) is not None, 120)
+    peak = Peak(server.pid)
+    body = _upload_rows("x", 20_000)
+
+    def send() -> None:
+        with contextlib.suppress(httpx.HTTPError):  # (killed)
+            httpx.post(
+                base + "/v1/load?name=x.jsonl",
+                content=body,
+                headers={"content-type": "application/x-ndjson"},
+                timeout=300,
+            )
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    time.sleep(delay)
+    server.kill()
+    server.wait(60)
+    thread.join()
+    return peak.stop(), 20_000
+
+
+def _kill_mcp(db: Path, delay: float) -> tuple[float, int]:
+    server = subprocess.Popen(
+        [PY, "-m", "kgbrain", "--db", str(db), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    _hello(server)
+    peak = Peak(server.pid)
+    facts = [{"subject": f"y{i}", "predicate": "is_a", "object": "k1"} for i in range(10_000)]
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "remember", "arguments": {"facts": facts}},
+    }
+    assert server.stdin is not None
+    server.stdin.write(json.dumps(call).encode() + b"\n")
+    server.stdin.flush()
+    time.sleep(delay)
+    server.kill()
+    server.wait(60)
+    return peak.stop(), 10_000
+
+
+def _hello(server: subprocess.Popen[bytes]) -> None:
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+    _rpc(server, {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}, 120)
+    assert server.stdin is not None
+    server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+    server.stdin.flush()
+
+
+def mcp_limit_rows(root: Path) -> list[Row]:
+    """`kgbrain mcp --timeout 0.1 --write-timeout 0.1` over stdio: a cap-size draft and a 10,000-fact remember
+    past the limits, then a question and a one-fact remember; and a client that closes stdin in the middle of a
+    remember. Clean: short answers, the next calls answered, a timed-out remember stores nothing, the server
+    exits on its own once its client is gone, and the KB holds that write whole or not at all."""
+    (root / "mcp-limits").mkdir()
+    db = small_kb(root / "mcp-limits")
+    before = _facts(db) or 0
+    rows: list[Row] = []
+    command = [PY, "-m", "kgbrain", "--db", str(db), "mcp", "--timeout", "0.1", "--write-timeout", "0.1"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as server:
+        try:
+            _hello(server)
+            draft = " ".join(f"The n{i} is a k{i % 23}." for i in range(2_000))[:10_000]
+            rows.append(
+                _mcp_case(server, 1, ("draft at the cap, --timeout 0.1", "check_answer", {"draft": draft}), 120)
+            )
+            facts = [{"subject": f"z{i}", "predicate": "is_a", "object": "k1"} for i in range(10_000)]
+            row = _mcp_case(
+                server, 2, ("remember 10,000 facts, --write-timeout 0.1", "remember", {"facts": facts}), 120
+            )
+            one = _rpc(
+                server, _call(3, "remember", {"facts": [{"subject": "one", "predicate": "is_a", "object": "k1"}]}), 120
+            )
+            row.clean = int(row.clean and one is not None and "error" not in one)
+            rows.append(row)
+        finally:
+            server.kill()
+            server.wait(60)
+    stored = _facts(db)
+    rows[-1].case += f" (facts {before} -> {stored})"
+    if stored not in (before + 1, before + 10_001):
+        rows[-1].clean = 0
+        rows[-1].failures.append(f"facts {before} -> {stored}")
+    rows.append(_mcp_gone(root))
+    return rows
+
+
+def _call(n: int, tool: str, args: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": tool, "arguments": args}}
+
+
+def _mcp_gone(root: Path) -> Row:
+    row = Row("MCP stdio", "client closes stdin mid-remember (10,000 facts)")
+    (root / "mcp-gone").mkdir()
+    db = small_kb(root / "mcp-gone")
+    before = _facts(db) or 0
+    server = subprocess.Popen(
+        [PY, "-m", "kgbrain", "--db", str(db), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert server.stdin is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+    server.stdin.write(
+        json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode() + b"\n"
+    )
+    server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+    facts = [{"subject": f"w{i}", "predicate": "is_a", "object": "k1"} for i in range(10_000)]
+    server.stdin.write(json.dumps(_call(1, "remember", {"facts": facts})).encode() + b"\n")
+    server.stdin.flush()
+    time.sleep(1.0)
+    peak = Peak(server.pid)
+    started = time.monotonic()
+    server.stdin.close()
+    try:
+        server.wait(120)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(60)
+    row.wall_s = time.monotonic() - started
+    row.peak_mb = peak.stop()
+    stored = _facts(db)
+    row.tried = 1
+    row.survived = int(stored is not None)
+    row.clean = int(row.wall_s < 60 and stored in (before, before + 10_000) and _next_write(db))
+    row.case += f" (exited {row.wall_s:.1f} s after, facts {before} -> {stored})"
+    if not row.clean:
+        row.failures.append(f"exit after {row.wall_s:.1f} s, facts {before} -> {stored}")
     return row
 
 
@@ -401,7 +695,14 @@ def table(rows: list[Row]) -> None:
 
 
 def run_all(root: Path, timeout: float) -> list[Row]:
-    return http_rows(root, timeout) + past_limit_rows(root) + mcp_rows(root, timeout)
+    return (
+        http_rows(root, timeout)
+        + past_limit_rows(root)
+        + abandoned_rows(root)
+        + mcp_rows(root, timeout)
+        + mcp_limit_rows(root)
+        + kill_rows(root)
+    )
 
 
 def main() -> None:

@@ -305,8 +305,9 @@ class Service:
             try:
                 return fn(writer)
             finally:
-                self._write_job = None
-                job.finished = True
+                with job.lock:  # (a canceller interrupts only while this job runs: never the next one)
+                    self._write_job = None
+                    job.finished = True
 
         running = asyncio.get_running_loop().run_in_executor(self._writes, run)
         try:
@@ -337,7 +338,8 @@ class Service:
             with job.lock:
                 if job.committed or job.finished:
                     return
-                if self._write_job is job:  # (else still queued: it never starts)
+                # (not while queued: it never starts; not outside a transaction: nothing there to roll back)
+                if self._write_job is job and store.in_transaction:
                     with contextlib.suppress(RuntimeError):
                         store.interrupt()
             time.sleep(0.05)

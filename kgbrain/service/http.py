@@ -157,9 +157,7 @@ def _endpoint(service: Service, spec: Spec, limits: Limits) -> Handler:
                 check_write_type(request.headers.get("content-type"), raw=spec.raw_body)
             if spec.writes and service.read_only:
                 raise Refused(403, "this server is read-only (started with --read-only); writes are disabled")
-            if request.method == "POST":
-                request.state.body = await _read_body(request, limits)  # whole, before any work starts
-            return await _unless_gone(request, asyncio.wait_for(spec.handler(service, request, limits), timeout=limit))
+            return await asyncio.wait_for(_answer(service, spec, request, limits), timeout=limit)
         except Refused as exc:
             return _error(exc.status, str(exc))
         except ClientDisconnect:  # gone in the middle of its body: nothing was started
@@ -197,13 +195,23 @@ def _admit(request: Request, limits: Limits, needed: Scope) -> None:
     limits.tokens.grant(request.headers.get("authorization"), needed)
 
 
+async def _answer(service: Service, spec: Spec, request: Request, limits: Limits) -> Response:
+    if request.method == "POST":
+        request.state.body = await _read_body(request, limits)  # whole, before any work starts
+    return await _unless_gone(request, spec.handler(service, request, limits))
+
+
 async def _unless_gone(request: Request, work: Awaitable[Response]) -> Response:
     """`work`'s response, or a 499 once the client has gone away (the work is then cancelled: a read stops, a write
     that has committed nothing is stopped and rolled back, freeing the reader or the writer for the next client)."""
     task = asyncio.ensure_future(work)
     gone = asyncio.ensure_future(_disconnected(request))
     try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # the backstop timeout: the work goes with it
+            task.cancel()
+            raise
         if task.done() or not gone.done():
             return await task
         task.cancel()

@@ -588,6 +588,11 @@ class KuzuStore:
         if self._owns_database:
             self.database.announce(address)
 
+    @property
+    def in_transaction(self) -> bool:
+        """A write transaction of this connection is open."""
+        return self._in_tx
+
     def interrupt(self) -> bool:
         """Stop the statement this connection runs, from another thread (a server cancelling a read); False when
         it runs none."""

@@ -111,6 +111,11 @@ class ServedStore(GraphStore, Protocol):
     # Called before each statement inside a write transaction; raising rolls that transaction back there.
     before_statement: Callable[[], None]
 
+    @property
+    def in_transaction(self) -> bool:
+        """A write transaction of this connection is open."""
+        ...
+
     def connect(self) -> ServedStore:
         """Another, read-only connection to the same open database (it sees every committed write)."""
         ...

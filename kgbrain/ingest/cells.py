@@ -64,11 +64,16 @@ def field_too_long(name: str, value: object) -> str | None:
     """Why a row's field is too long to store, or None when it fits."""
     if not isinstance(value, str) or len(value) <= MAX_IDENTIFIER_CHARS:
         return None
+    return length_too_long(name, len(value))
+
+
+def length_too_long(name: str, length: int) -> str | None:
+    """Why a field `name` of `length` characters is too long to store, or None when it fits."""
     cap = MAX_VALUE_CHARS if name in VALUE_FIELDS else MAX_IDENTIFIER_CHARS
-    if len(value) <= cap:
+    if length <= cap:
         return None
     kind = "a value" if name in VALUE_FIELDS else "an identifier"
-    return f"{kind} of {len(value):,} characters is too long (at most {cap:,})"
+    return f"{kind} of {length:,} characters is too long (at most {cap:,})"
 
 
 def parse_json_row(text: str, file: str, line: int) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from kgbrain.errors import InputError, InvalidRow
 from kgbrain.ingest.cells import parse_json_row, spelled_boolean
+from kgbrain.ingest.csv_cells import FIELD_LIMIT_ERROR, overlong_cell
 from kgbrain.ingest.formats import Format
 from kgbrain.ingest.formats import claims_format as _claims_format
 from kgbrain.knowledge import is_predicate_name
@@ -252,6 +253,16 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]
                 yield line, _parse_line(line, raw, path.name)
 
 
+def _broken_row(path: Path, delimiter: str, header: list[str], lines: tuple[int, int], exc: csv.Error) -> str:
+    """Why the csv module could not read the record on `lines`; a cell past its field limit named by column."""
+    found = overlong_cell(path, delimiter, *lines) if FIELD_LIMIT_ERROR in str(exc) else None
+    if found is None:
+        return f"line {lines[0]}: broken {delimiter!r}-separated row: {exc}"
+    column = f"column {header[found[0]]!r}" if found[0] < len(header) else f"cell {found[0] + 1}"
+    limit = f"at most {csv.field_size_limit():,}"
+    return f"line {lines[0]}: {column}: a cell of {found[1]:,} characters is too long ({limit})"
+
+
 def _delimited_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any] | ClaimError]]:
     with path.open("rb") as raw_fh:
         fh = io.TextIOWrapper(raw_fh, encoding="utf-8", errors="strict", newline="")
@@ -277,7 +288,7 @@ def _delimited_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str,
                 # The decoder cannot resynchronise inside a text stream; the rest of the file is unreadable.
                 raise InputError(f"{str(path)!r}: line {start}: not valid UTF-8 (byte {exc.start})") from None
             except csv.Error as exc:
-                problem = f"line {start}: broken {delimiter!r}-separated row: {exc}"
+                problem = _broken_row(path, delimiter, header, (start, reader.line_num), exc)
                 yield start, ClaimError(_line_id(start), problem, start)
                 continue
             if not cells or all(not c.strip() for c in cells):

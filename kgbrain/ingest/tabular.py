@@ -19,7 +19,8 @@ from typing import Any
 
 from kgbrain.errors import InputError, InvalidRow
 from kgbrain.ingest.batch import LoadBatch
-from kgbrain.ingest.cells import infer_scalar, parse_json_row, parse_stamp, spelled_boolean
+from kgbrain.ingest.cells import infer_scalar, length_too_long, parse_json_row, parse_stamp, spelled_boolean
+from kgbrain.ingest.csv_cells import FIELD_LIMIT_ERROR, overlong_cell
 from kgbrain.ingest.formats import Format, facts_format
 from kgbrain.knowledge import (
     ANNOTATION_PREDICATES,
@@ -158,11 +159,14 @@ def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> It
             return
         except UnicodeDecodeError as exc:
             raise InvalidRow(path.name, 1, None, f"not valid UTF-8 (byte {exc.start})") from None
+        except csv.Error as exc:
+            raise InvalidRow(path.name, reader.line_num, None, f"broken {_kind(path)} header: {exc}") from None
         header = [h.strip().lstrip("\ufeff") for h in header]
         unknown = [h for h in header if h not in FIELDS]
         if unknown:
             raise InvalidRow(path.name, 1, unknown[0], f"unknown column; known columns: {', '.join(sorted(FIELDS))}")
         while True:
+            start = reader.line_num + 1
             try:
                 cells = next(reader)
             except StopIteration:
@@ -170,7 +174,7 @@ def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> It
             except UnicodeDecodeError as exc:
                 raise InvalidRow(path.name, reader.line_num + 1, None, f"not valid UTF-8 (byte {exc.start})") from None
             except csv.Error as exc:
-                raise InvalidRow(path.name, reader.line_num, None, f"broken {path.suffix[1:].upper()}: {exc}") from None
+                raise _broken(path, delimiter, header, (start, reader.line_num), exc) from None
             if progress is not None and reader.line_num % 8192 == 0:
                 progress(raw_fh.tell())
             if not cells or all(not c.strip() for c in cells):
@@ -181,6 +185,22 @@ def _delimited_rows(path: Path, delimiter: str, progress: Progress | None) -> It
             if "value" in row and "datatype" not in row:
                 row["value"] = infer_scalar(row["value"])
             yield reader.line_num, row
+
+
+def _kind(path: Path) -> str:
+    return path.suffix[1:].upper() or "CSV"
+
+
+def _broken(path: Path, delimiter: str, header: list[str], lines: tuple[int, int], exc: csv.Error) -> InvalidRow:
+    """The error for a record the csv module could not read; a cell past its field limit is named by column, with
+    the cap that column has (ingest/csv_cells.py)."""
+    found = overlong_cell(path, delimiter, *lines) if FIELD_LIMIT_ERROR in str(exc) else None
+    if found is None:
+        return InvalidRow(path.name, lines[1], None, f"broken {_kind(path)}: {exc}")
+    column, length = found
+    name = header[column] if column < len(header) else None
+    problem = length_too_long(name, length) if name is not None else None
+    return InvalidRow(path.name, lines[0], name, problem or f"a cell of {length:,} characters is too long")
 
 
 class _RowBuilder:

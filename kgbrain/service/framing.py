@@ -49,3 +49,24 @@ def framed(app: Asgi) -> Asgi:
         await send({"type": "http.response.body", "body": body})
 
     return check
+
+
+def h11_protocol() -> type[Any]:
+    """uvicorn's h11 protocol, answering the requests h11 itself cannot parse (a missing or repeated Host, a bad
+    request line or header, an unsupported Transfer-Encoding) in the JSON error shape instead of plain text."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JsonErrors(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            body = json.dumps({"error": f"malformed HTTP request (the request line or a header): {msg}"}).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+            for event in (h11.Response(status_code=400, headers=headers), h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JsonErrors

@@ -376,7 +376,7 @@ def _serve_http(server: Any, host: str, port: int, tokens: Tokens, allow_hosts: 
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from kgbrain.service.framing import framed
+    from kgbrain.service.framing import framed, h11_protocol
     from kgbrain.service.guard import allowed_hosts, guarded
 
     hosts = allowed_hosts(host, allow_hosts)
@@ -390,4 +390,4 @@ def _serve_http(server: Any, host: str, port: int, tokens: Tokens, allow_hosts: 
     )
     app = framed(guarded(server.streamable_http_app(host=host, transport_security=security), hosts, tokens))
     # h11, never httptools when it happens to be installed: the framing check (service/framing.py) is made for it.
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, http="h11")
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, http=h11_protocol())

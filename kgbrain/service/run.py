@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kgbrain.errors import InputError
 from kgbrain.service.core import READ_TIMEOUT_S, WRITE_TIMEOUT_S, Service
-from kgbrain.service.framing import framed
+from kgbrain.service.framing import framed, h11_protocol
 from kgbrain.service.guard import Tokens, allowed_hosts, is_loopback
 from kgbrain.service.http import MAX_BODY, Limits, create_app
 
@@ -76,7 +76,13 @@ def serve(
         )
         # h11, never httptools when it happens to be installed: the framing check (service/framing.py) is made for it.
         config = uvicorn.Config(
-            framed(app), host=host, port=port, log_level="warning", access_log=False, lifespan="off", http="h11"
+            framed(app),
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            http=h11_protocol(),
         )
         server = uvicorn.Server(config)
 

@@ -155,8 +155,25 @@ def test_a_malformed_or_repeated_host_is_400_on_the_wire(server: Server, host_li
     lines = b"".join(b"Host: " + h + b"\r\n" for h in host_lines)
     got = exchange(server.url, b"GET /v1/stats HTTP/1.1\r\n" + lines + b"Connection: close\r\n\r\n")
     assert _responses(got) == [400], got[:300]
-    if len(host_lines) == 1:  # (none or two: h11 refuses it before any app sees it, in its own words)
-        assert "Host" in json.loads(got.partition(b"\r\n\r\n")[2])["error"]
+    error = json.loads(got.partition(b"\r\n\r\n")[2])["error"]  # none or two: h11's refusal, in the JSON shape too
+    assert "Host" in error if len(host_lines) == 1 else "malformed HTTP request" in error
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GET /v1/stats HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n",
+        b"NOT A REQUEST LINE\r\n\r\n",
+        b"POST /v1/facts HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\n\r\n",
+        b"GET /v1/stats HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+    ],
+)
+def test_what_h11_cannot_parse_is_a_json_400(server: Server, raw: bytes) -> None:
+    got = exchange(server.url, raw)
+    assert _responses(got)[:1] in ([400], [501]), got[:300]
+    head, _, body = got.partition(b"\r\n\r\n")
+    assert b"content-type: application/json" in head.lower(), got[:300]
+    assert set(json.loads(body)) == {"error"}
 
 
 def test_a_well_formed_loopback_host_is_served_on_the_wire(server: Server) -> None:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kgbrain.api import Brain
-from kgbrain.errors import InputError, KgbrainError, ReadTimeout, WriteTimeout
+from kgbrain.errors import InputError, InvalidRequest, KgbrainError, ReadTimeout, WriteTimeout
 from kgbrain.ingest.loader import LoadReport
 from kgbrain.models import (
     MAX_PAGE_BYTES,
@@ -458,6 +458,12 @@ class Service:
             with request_folder("rules") as folder:
                 path = folder / "rules.toml"
                 path.write_text(rules, encoding="utf-8")
+                from kgbrain.output.answer_check import load_rules
+
+                try:
+                    load_rules(path)  # read first, so that a bad rule is an error naming the field
+                except InputError as exc:
+                    raise InvalidRequest(f"field 'rules': {exc}") from None
                 return CheckAnswerOut.from_report(brain.check_answer(draft, question=question, rules=path))
 
         return await self.read(run)

@@ -101,3 +101,21 @@ def test_an_upload_of_an_unknown_format_names_the_field(open_app: TestClient) ->
     )
     assert r.status_code == 400
     assert r.json()["error"].startswith("field 'format': unknown format 'bogus'; use one of jsonl")
+
+
+@pytest.mark.parametrize(
+    ("rules", "problem"),
+    [
+        ("[[rule]\n", "is not valid TOML"),
+        ('title = "no rule tables"\n', "has no [[rule]] tables"),
+        ('[[rule]]\nid = "r1"\ncorrection = "x"\n', "rule 'r1': field 'violation_patterns' is required"),
+        ('[[rule]]\nid = "r2"\nviolation_patterns = ["(a"]\ncorrection = "x"\n', "bad regular expression '(a'"),
+    ],
+)
+def test_a_bad_rules_text_is_a_400_naming_the_field(open_app: TestClient, rules: str, problem: str) -> None:
+    r = open_app.post("/v1/check-answer", json={"draft": "A neuron is a cell.", "rules": rules})
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert error.startswith("field 'rules': "), error
+    assert problem in error
+    assert "kgbrain-rules" not in error  # the server's temporary folder is none of the client's business

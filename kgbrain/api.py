@@ -1045,9 +1045,12 @@ def _now(brain: Brain, timeline: Timeline) -> Brain:
 def _think(brain: Brain, question: str, goal_type: str | None, priority: float) -> BrainOutput:
     """A question with a time in it ("in 2010", «до какого числа») is answered as of that time, or over all time
     for when a statement starts or stops holding, and its answer says so (output/time_words.py)."""
+    from kgbrain.reasoning.nlu.valued import time_is_value
     from kgbrain.reasoning.nlu.when import read_time
 
     asked = read_time(question)
+    if asked is not None and time_is_value(asked, lambda: brain.reasoner.understand(question)):
+        asked = None  # "Was X founded in 1905?" claims a founding year; it is not asked as of 1905
     return _think_at(brain, question, asked, asked.question if asked else question, None, goal_type, priority)
 
 

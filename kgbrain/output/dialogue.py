@@ -531,7 +531,7 @@ def _number(value: str, lang: str) -> str:
 
 # Units said in Russian by their symbol («225 л», «1500 мл»); a symbol not listed is shown as stored.
 _RU_UNITS = {"l": "л", "ml": "мл", "g/l": "г/л", "km/h": "км/ч", "m/s^2": "м/с²", "m": "м", "km": "км", "kg": "кг"}
-_RU_UNITS |= {"g": "г", "bar": "бар", "ha": "га", "cm": "см", "mm": "мм", "s": "с", "h": "ч"}
+_RU_UNITS |= {"g": "г", "bar": "бар", "ha": "га", "cm": "см", "mm": "мм", "s": "с", "h": "ч", "min": "мин"}
 
 
 _RU_UNITS |= {"percent": "%", "%": "%", "°c": "°C", "degc": "°C", "k": "К"}
@@ -545,8 +545,8 @@ _RU_TIME_NOUNS = {spelling: noun for noun, spellings in _RU_TIME.items() for spe
 
 def _unit(unit: str, attribute: str, lang: str, value: object = None) -> str:
     """The unit as the answer's language says it; a calendar year (year_born, year_founded) needs none."""
-    if unit in ("year", "years") and attribute.startswith("year"):
-        return ""
+    if unit in ("year", "years") and "year" in attribute.lower().split("_"):
+        return ""  # founding_year, year_born: a calendar year, never "1911 years"
     if unit.lower() in ("percent", "per cent", "pct"):
         return "%"  # one symbol in both languages: "20 percent" inside a Russian answer is English
     if lang != "ru":
@@ -637,7 +637,8 @@ def _value_check(answer: Answer, lang: str) -> str:
     if outcome == "conflicting":
         return f"{t['conflict']}: {statement}?"
     if outcome == "supported":
-        shown = claimed if not stated or stated == claimed else f"{claimed} ({stated})"
+        same = bool(stated) and claimed.split()[:1] == stated.split()[:1]  # «1911 году» is the stored 1911
+        shown = stated if same else claimed if not stated else f"{claimed} ({stated})"
         return f"{t['yes']}, {_uncap(t['value'].format(a=a, x=x, v=shown), lang)}"
     if stated:
         body = t["value_instead"].format(a=a, x=x, v=stated, w=claimed)

@@ -16,6 +16,7 @@ from enum import Enum
 from kgbrain.language import detect_language
 from kgbrain.lazy_re import LazyPattern
 from kgbrain.reasoning.nlu.lexicon import CAUSAL_VERBS
+from kgbrain.reasoning.nlu.polite import unwrap as unwrap_polite
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VALUE_TEXT, parse_claim_sentence
 
 
@@ -308,7 +309,7 @@ def parse_question(text: str) -> Question:
     A negatively phrased yes/no question parses as its positive form with `polarity` False; a wh-question about
     the members of a class that do not do something has `polarity` False and the negation out of its slots.
     """
-    text = _CONTRACTED.sub(lambda m: f"{m['w']} {_CONTRACTIONS[m['c'].lower()]}", text)
+    text = unwrap_polite(_CONTRACTED.sub(lambda m: f"{m['w']} {_CONTRACTIONS[m['c'].lower()]}", text))
     q = _parse_form(text)
     if q.intent in (Intent.UNKNOWN, Intent.DEFINE):
         asked = _unwrapped(text)

@@ -1,0 +1,110 @@
+"""Questions in anyone's words (#26), on a small museum's knowledge base (tests/nlu/museum_kb.py): polite
+wrappers, typos, norms asked with an infinitive, "is it true that", periods and closing times, a yes/no question
+that claims a value (a year included), and measures carried by a verb. Each mechanism in both languages, with
+ask, verify and check-answer agreeing on the yes/no ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from kgbrain.api import Brain
+from kgbrain.reasoning.nlu.polite import unwrap
+from kgbrain.reasoning.results import Outcome
+from tests.nlu.museum_kb import write
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Brain]:
+    path = write(tmp_path_factory.mktemp("museum") / "facts.jsonl")
+    with Brain.open(None) as b:
+        b.load([path])
+        yield b
+
+
+# -- 1. polite wrappers ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wrapped", "question"),
+    [
+        ("Could you tell me when the Maritime Museum was founded?", "When was the Maritime Museum founded?"),
+        ("Would you please say what an audio guide is?", "What is an audio guide?"),
+        ("I'd like to know the weight of the bronze anchor.", "What is the weight of the bronze anchor?"),
+        ("Do you know how long the guided tour lasts?", "How long does the guided tour last?"),
+        ("Can you tell me if the east wing is restored?", "Is it true that the east wing is restored?"),
+        (
+            "What is the closing time of the Maritime Museum, please?",
+            "What is the closing time of the Maritime Museum?",
+        ),
+        ("Please, is the Maritime Museum a history museum?", "Is the Maritime Museum a history museum?"),
+        ("Подскажите, пожалуйста, когда основан Морской музей?", "Когда основан Морской музей?"),
+        ("Не подскажете ли, какой вес у бронзового якоря?", "Какой вес у бронзового якоря?"),
+        ("Скажите, можно ли есть в выставочных залах", "Можно ли есть в выставочных залах?"),
+        ("Хотелось бы узнать, что такое экскурсия.", "Что такое экскурсия?"),
+    ],
+)
+def test_a_polite_wrapper_holds_the_question(wrapped: str, question: str) -> None:
+    assert unwrap(wrapped) == question
+
+
+@pytest.mark.parametrize(
+    "text", ["Tell me about the Maritime Museum.", "Расскажи о музее", "Can visitors touch the exhibits?", "What is X?"]
+)
+def test_no_wrapper_no_change(text: str) -> None:
+    assert unwrap(text) == text
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Could you tell me when the Maritime Museum was founded?", "1911"),
+        ("I'd like to know the weight of the bronze anchor.", "850 kg"),
+        ("Подскажите, какое время закрытия у Морского музея?", "19:00"),
+        ("Не подскажете ли, в каком году основан Морской музей?", "1911"),
+    ],
+)
+def test_a_wrapped_question_is_answered(brain: Brain, question: str, said: str) -> None:
+    answer = brain.ask(question)
+    assert answer.intent == "value", answer.text
+    assert said in answer.text, answer.text
+
+
+# -- 7. a yes/no question that claims a value: a verdict, and a year is no number of years ---------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome", "said"),
+    [
+        (
+            "Was the Maritime Museum founded in 1905?",
+            Outcome.REFUTED,
+            "No, the year of foundation of Maritime Museum is 1911, not 1905",
+        ),
+        (
+            "Was the Maritime Museum founded in 1911?",
+            Outcome.SUPPORTED,
+            "Yes, the year of foundation of Maritime Museum is 1911.",
+        ),
+        ("Был ли Морской музей основан в 1920 году?", Outcome.REFUTED, "Нет, год основания (Морской музей): 1911"),
+        ("Морской музей основан в 1911 году?", Outcome.SUPPORTED, "Да, год основания (Морской музей): 1911."),
+        ("Does the bronze anchor weigh 900 kg?", Outcome.REFUTED, "No, the weight of bronze anchor is 850 kg"),
+    ],
+)
+def test_a_claimed_value_gets_a_verdict(brain: Brain, question: str, outcome: Outcome, said: str) -> None:
+    answer = brain.ask(question)
+    assert answer.intent == "value_check", answer.text
+    assert answer.outcome is outcome, answer.text
+    assert answer.text.startswith(said), answer.text
+    assert "years" not in answer.text, answer.text
+    assert "лет" not in answer.text, answer.text
+
+
+@pytest.mark.parametrize("question", ["When was the Maritime Museum founded?", "Когда основан Морской музей?"])
+def test_a_year_is_not_a_number_of_years(brain: Brain, question: str) -> None:
+    answer = brain.ask(question)
+    assert "1911" in answer.text, answer.text
+    assert "1911 years" not in answer.text, answer.text
+    assert "1911 лет" not in answer.text, answer.text

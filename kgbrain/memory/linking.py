@@ -16,6 +16,7 @@ from kgbrain.knowledge import normalize_term
 from kgbrain.language import lemmas, local_name, stem_key, words
 from kgbrain.memory.fuzzy import CloseMatcher
 from kgbrain.memory.persisted import code_key, data_key, load_or_build
+from kgbrain.memory.typos import MIN_WORD, TypoIndex
 from kgbrain.store.protocol import GraphStore
 
 CACHE_SIZE = 200_000  # resolved names kept between loads
@@ -46,6 +47,7 @@ class Linker:
         self._stems: dict[str, list[str]] | None = None
         self._keys: list[str] | None = None
         self._matcher: CloseMatcher | None = None
+        self._typos: TypoIndex | None = None
         self._written: dict[str, str] = {}  # term key -> the name as first written (for "did you mean")
 
     def invalidate(self) -> None:
@@ -54,6 +56,7 @@ class Linker:
         self._stems = None
         self._keys = None
         self._matcher = None
+        self._typos = None
 
     def lookup(self, name: str) -> str | None:
         """The concept named `name` (id, label, alias or an inflected form of one), or None.
@@ -80,7 +83,19 @@ class Linker:
         if exact:
             return exact
         found = self._stem_index().get(stem_key(name)) or self._stem_index().get(_lemma_key(name))
+        if not found:  # "аудогид": a typo of a known word (typos.py), never over an exact name
+            fixed = self._without_typos(words(name))
+            found = self._stem_index().get(stem_key(" ".join(fixed))) if fixed != words(name) else None
         return _pick(found) if found else None
+
+    def _without_typos(self, tokens: list[str]) -> list[str]:
+        """`tokens` with each word that is a typo of one known word replaced by it."""
+        if not any(len(t) >= MIN_WORD for t in tokens):
+            return tokens
+        if self._typos is None:
+            self._stem_index()
+            self._typos = TypoIndex(self._written)
+        return [self._typos.correct(t) or t for t in tokens]
 
     def lookup_many(self, names: Sequence[str]) -> dict[str, str | None]:
         """`lookup` for many names."""
@@ -159,9 +174,20 @@ class Linker:
     def mentions(self, text: str, max_words: int = 5) -> list[Mention]:
         """Concepts named in free text, longest spans first, left to right, not overlapping."""
         tokens = words(text)
+        found = self._mentions(tokens, max_words, set())
+        taken = {i for m in found for i in range(m.start, m.end)}
+        rest = [t if i not in taken else "" for i, t in enumerate(tokens)]
+        fixed = self._without_typos(rest)
+        if fixed != rest:  # "the bronze ancor": the words no name covers, typos corrected, linked again
+            found += self._mentions(
+                [f if f != r else t for f, r, t in zip(fixed, rest, tokens, strict=True)], max_words, taken
+            )
+        return sorted(found, key=lambda m: m.start)
+
+    def _mentions(self, tokens: list[str], max_words: int, taken: set[int]) -> list[Mention]:
         index = self._stem_index()
         found: list[Mention] = []
-        taken: set[int] = set()
+        taken = set(taken)
         for size in range(min(max_words, len(tokens)), 0, -1):
             for start in range(len(tokens) - size + 1):
                 span = range(start, start + size)
@@ -176,7 +202,7 @@ class Linker:
                 if concept:
                     found.append(Mention(phrase, concept, start, start + size))
                     taken.update(span)
-        return sorted(found, key=lambda m: m.start)
+        return found
 
     def _exact(self, key: str) -> str | None:
         rows = self.store.run("link_term", key=key)

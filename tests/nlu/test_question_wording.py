@@ -108,3 +108,39 @@ def test_a_year_is_not_a_number_of_years(brain: Brain, question: str) -> None:
     assert "1911" in answer.text, answer.text
     assert "1911 years" not in answer.text, answer.text
     assert "1911 лет" not in answer.text, answer.text
+
+
+# -- 2. typos: one letter off a known word, never over an exact name ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Whats the weight of the bronze ancor?", "850 kg"),
+        ("Is the Maritme Museum a history museum?", "Yes"),
+        ("Какой вес бронзового якроя?", "850 кг"),
+        ("Когда основан Морской мезей?", "1911"),
+    ],
+)
+def test_a_typo_of_a_known_word_is_read_as_it(brain: Brain, question: str, said: str) -> None:
+    answer = brain.ask(question)
+    assert answer.action == "respond_direct", answer.text
+    assert said in answer.text, answer.text
+
+
+def test_typo_index_takes_one_close_long_word_only() -> None:
+    from kgbrain.memory.typos import TypoIndex
+
+    index = TypoIndex(["east wing", "bronze anchor", "guided tour", "бронзовый якорь", "книга", "museum"])
+    assert index.correct("ancor") == "anchor"
+    assert index.correct("anchro") == "anchor"
+    assert index.correct("кингу") == "книга"  # «кингу» for «книгу»: two letters swapped
+    assert index.correct("anchor") is None  # known: no correction
+    assert index.correct("king") is None  # too short to correct
+    assert index.correct("musuem") == "museum"
+    assert index.correct("garage") is None  # nothing one letter away
+
+
+def test_an_unknown_word_far_from_every_name_stays_unknown(brain: Brain) -> None:
+    answer = brain.ask("Is the Maritime Museum a kingdom?")
+    assert answer.outcome not in (Outcome.SUPPORTED, Outcome.REFUTED), answer.text

@@ -302,6 +302,9 @@ _CONTRACTED = re.compile(
     re.IGNORECASE,
 )
 
+# "Whats a barge?", "wheres", "hows": the contraction typed without its apostrophe.
+_APOSTROPHE_DROPPED = re.compile(r"\b(?P<w>what|where|how|who)s\b", re.IGNORECASE)
+
 
 def parse_question(text: str) -> Question:
     """Find the intent and slots of a question (UNKNOWN with the whole text as subject when nothing matches).
@@ -309,7 +312,8 @@ def parse_question(text: str) -> Question:
     A negatively phrased yes/no question parses as its positive form with `polarity` False; a wh-question about
     the members of a class that do not do something has `polarity` False and the negation out of its slots.
     """
-    text = unwrap_polite(_CONTRACTED.sub(lambda m: f"{m['w']} {_CONTRACTIONS[m['c'].lower()]}", text))
+    text = _CONTRACTED.sub(lambda m: f"{m['w']} {_CONTRACTIONS[m['c'].lower()]}", text)
+    text = unwrap_polite(_APOSTROPHE_DROPPED.sub(r"\g<w> is", text))
     q = _parse_form(text)
     if q.intent in (Intent.UNKNOWN, Intent.DEFINE):
         asked = _unwrapped(text)

@@ -67,6 +67,7 @@ ROWS: list[dict[str, Any]] = [
     _fact("art_museum", "is_a", "museum"),
     _fact("history_museum", "is_a", "museum"),
     _fact("science_museum", "is_a", "museum"),
+    _fact("art_museum", "disjoint_with", "history_museum"),
     _fact("ship_museum", "instance_of", "history_museum"),
     _fact("riverside_gallery", "instance_of", "art_museum"),
     _fact("anchor_exhibit", "instance_of", "exhibit"),

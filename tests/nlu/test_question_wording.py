@@ -144,3 +144,30 @@ def test_typo_index_takes_one_close_long_word_only() -> None:
 def test_an_unknown_word_far_from_every_name_stays_unknown(brain: Brain) -> None:
     answer = brain.ask("Is the Maritime Museum a kingdom?")
     assert answer.outcome not in (Outcome.SUPPORTED, Outcome.REFUTED), answer.text
+
+
+# -- 4. "Is it true that …?" / «Правда ли, что …?» / «Верно ли, что …?»: the statement asked yes or no ---------
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome"),
+    [
+        ("Is it true that the bronze anchor weighs 850 kg?", Outcome.SUPPORTED),
+        ("Is it true that the Maritime Museum was founded in 1920?", Outcome.REFUTED),
+        ("Is it true that the east wing is part of the Maritime Museum?", Outcome.SUPPORTED),
+        ("Правда ли, что Морской музей основан в 1911 году?", Outcome.SUPPORTED),
+        ("Правда ли, что бронзовый якорь весит 900 кг?", Outcome.REFUTED),
+        ("Верно ли, что вес бронзового якоря 850 кг?", Outcome.SUPPORTED),
+        ("Правда ли, что Морской музей — художественный музей?", Outcome.REFUTED),
+    ],
+)
+def test_is_it_true_that_asks_the_statement(brain: Brain, question: str, outcome: Outcome) -> None:
+    assert brain.ask(question).outcome is outcome, brain.ask(question).text
+
+
+def test_a_statement_asked_yes_or_no() -> None:
+    from kgbrain.reasoning.nlu.polite import as_yes_no
+
+    assert as_yes_no("the museum was founded in 1920", False) == "Was the museum founded in 1920?"
+    assert as_yes_no("the anchor weighs 850 kg", False) == "Does the anchor weigh 850 kg?"
+    assert as_yes_no("музей основан в 1920 году", True) == "Музей основан в 1920 году?"

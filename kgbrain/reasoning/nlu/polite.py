@@ -126,3 +126,20 @@ def _with_do(head: list[str], rest: list[str]) -> str | None:
             verb = word[:-2] if word.lower().endswith(("ches", "shes", "sses", "xes")) else word[:-1]
             return " ".join([*head, "does", *rest[:i], verb, *rest[i + 1 :]])
     return None
+
+
+def as_yes_no(statement: str, russian: bool) -> str:
+    """A statement asked as a yes/no question: "the museum was founded in 1920" -> "Was the museum founded in
+    1920?", "the anchor weighs 850 kg" -> "Does the anchor weigh 850 kg?"; Russian asks with the statement's own
+    order («Музей основан в 1920 году?»)."""
+    clause = statement.strip().rstrip(" .?!")
+    if russian:
+        return f"{clause[:1].upper()}{clause[1:]}?"
+    tokens = clause.split()
+    at = next((i for i, t in enumerate(tokens) if t.lower() in _AUX), None)
+    if at is not None and at > 0:
+        asked = [tokens[at], *tokens[:at], *tokens[at + 1 :]]
+    else:
+        asked = (_with_do([], tokens) or clause).split()
+    text = " ".join(asked)
+    return f"{text[:1].upper()}{text[1:]}?"

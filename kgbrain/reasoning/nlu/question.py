@@ -16,6 +16,7 @@ from enum import Enum
 from kgbrain.language import detect_language
 from kgbrain.lazy_re import LazyPattern
 from kgbrain.reasoning.nlu.lexicon import CAUSAL_VERBS
+from kgbrain.reasoning.nlu.polite import as_yes_no
 from kgbrain.reasoning.nlu.polite import unwrap as unwrap_polite
 from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VALUE_TEXT, parse_claim_sentence
 
@@ -328,6 +329,9 @@ def _parse_form(text: str) -> Question:
     stated = _stated(text, lang, clean)
     if stated is not None:
         return stated
+    true_that = _IS_IT_TRUE.match(clean)
+    if true_that is not None:  # "Is it true that the anchor weighs 850 kg?" asks "Does the anchor weigh 850 kg?"
+        return _parse_form(as_yes_no(true_that["s"], lang == "ru"))
     for pattern, positive in _NEGATED:
         if pattern.match(clean):
             q = _parse(text, lang, pattern.sub(positive, clean, count=1))

@@ -171,6 +171,12 @@ def lemma(word: str) -> str:
     return singular(w)
 
 
+def is_verb(word: str) -> bool:
+    """Whether a Russian word's likeliest reading is a finite verb («весит», «длится»); False for English."""
+    w = normalize_term(word)
+    return bool(_CYRILLIC.search(w)) and _morph().parse(w)[0].tag.POS == "VERB"
+
+
 def lemmas(text: str) -> list[str]:
     """The lemma of every word of a text."""
     return [lemma(w) for w in words(text)]

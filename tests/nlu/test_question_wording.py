@@ -171,3 +171,46 @@ def test_a_statement_asked_yes_or_no() -> None:
     assert as_yes_no("the museum was founded in 1920", False) == "Was the museum founded in 1920?"
     assert as_yes_no("the anchor weighs 850 kg", False) == "Does the anchor weigh 850 kg?"
     assert as_yes_no("музей основан в 1920 году", True) == "Музей основан в 1920 году?"
+
+
+# -- 5, 6, 8. periods, closing times and measures carried by a verb: a measure of the holder, never a norm ------
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How long can I keep an audio guide?", "3 hours"),  # the holder's own period, not another's duration
+        ("На сколько выдают аудиогид?", "3 часа"),
+        ("До скольки работает Морской музей?", "19:00"),
+        ("Until what time is the Maritime Museum open?", "19:00"),
+        ("When does the Maritime Museum close?", "19:00"),
+        ("Когда закрывается Морской музей?", "19:00"),
+        ("How long does the guided tour last?", "90 min"),
+        ("Как долго длится экскурсия?", "90 мин"),
+        ("Сколько длится экскурсия?", "90 мин"),
+        ("How much does the bronze anchor weigh?", "850 kg"),
+        ("Сколько весит бронзовый якорь?", "850 кг"),
+    ],
+)
+def test_a_measure_asked_in_other_words(brain: Brain, question: str, said: str) -> None:
+    answer = brain.ask(question)
+    assert answer.intent == "value", answer.text
+    assert said in answer.text, answer.text
+    assert "validity" not in answer.text, answer.text  # no time reading ("how long" as "until when")
+    assert "Срок действия" not in answer.text, answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome", "claim"),
+    [
+        ("Аудиогиды выдаются на 3 часа?", Outcome.SUPPORTED, "Аудиогиды выдаются на 3 часа."),
+        ("Can I keep an audio guide for 5 hours?", Outcome.REFUTED, "The rental period of an audio guide is 5 hours."),
+        ("Does the guided tour last 90 minutes?", Outcome.SUPPORTED, "The guided tour lasts 90 minutes."),
+    ],
+)
+def test_a_period_claimed_is_checked_on_the_measure(brain: Brain, question: str, outcome: Outcome, claim: str) -> None:
+    answer = brain.ask(question)
+    assert answer.intent == "value_check", answer.text
+    assert answer.outcome is outcome, answer.text
+    [verdict] = brain.verify([claim])
+    assert verdict.verdict.value == outcome.value.upper(), verdict

@@ -75,8 +75,20 @@ _DEGREES = {
 # «Сколько дней …?»: a unit of time after «сколько» asks for a duration.
 _RU_TIME_UNITS = frozenset({"секунд", "минут", "час", "часов", "дней", "дня", "суток", "недель", "месяцев", "лет"})
 _RU_DURATION = ("срок", "время", "продолжительность", "длительность")
-# Verbs that only carry a degree question's measure ("How long does it take to cure?").
+# Verbs that only carry a degree question's measure ("How long does it take to cure?", "How long does the tour
+# last?", "How long can I keep a book?", «До скольки работает музей?»), and the pronouns and modals around them.
 _LIGHT = frozenset({"take", "takes", "took", "need", "needs", "требуется", "нужно", "занимает"})
+_LIGHT |= {"last", "lasts", "keep", "kept", "borrow", "borrowed", "rent", "rented", "hire", "hired", "stay", "stays"}
+_LIGHT |= {"open", "opened", "work", "works", "run", "runs", "can", "could", "may", "i", "we", "you", "one", "be"}
+_LIGHT |= {"длится", "длятся", "продолжается", "продолжаются", "работает", "работают", "открыт", "открыта"}
+_LIGHT |= {"открыто", "открыты", "можно", "могу", "можем", "держать", "брать", "взять", "выдают", "выдается"}
+_LIGHT |= {"выдаются", "выдаёт", "выдает", "дают", "дается", "даются"}
+# «До скольки …?», "Until what time …?", "How late …?": the hour something stops, its closing time.
+_CLOSING = ("closing", "close", "time", "закрытия", "время")
+_OPEN_VERBS = frozenset({"open", "opened", "work", "works", "работает", "работают", "открыт", "открыта", "открыто"})
+_OPEN_VERBS |= {"открыты"}
+_CLOSING_OPENINGS = (("until", "what", "time"), ("till", "what", "time"), ("how", "late"), ("до", "скольки"))
+_CLOSING_OPENINGS += (("до", "которого", "часа"), ("до", "какого", "часа"), ("up", "to", "what", "time"))
 # A value at the end of a yes/no question ("Does tin melt at 232 °C?"): the claimed value of an attribute.
 _QUANTITY = re.compile(
     r"(?<![\w.])(?P<v>[-+\u2212]?\d+(?:[.,]\d+)?)\s*(?P<u>°\s?[A-Za-zА-Яа-я]|%|[^\W\d_][\w/.²³^-]*)?\s*\??\s*$"
@@ -88,7 +100,7 @@ _MEASURED = re.compile(
     re.IGNORECASE,
 )
 # What a wh-word adds to the phrase: "when" asks for a year (year_founded), "where" for a place (located_in).
-_HINTS = {"when": ("year",), "когда": ("год",)}
+_HINTS = {"when": ("year", "time", "date"), "когда": ("год", "время", "дата")}
 _PLACE_ENDS = ("_in", "_at", "_on", "_into")
 # Words of a question that say nothing about what is asked ("also", «же»), besides the lexicon's fillers.
 _NOISE = frozenset(
@@ -188,16 +200,51 @@ def _opening(q: Question, claim: bool) -> _Opening | None:
     value = _QUANTITY.search(text) if yes_no else None
     if value is not None:  # "Does tin melt at 232 °C?": the phrase without the value, which is then checked
         tokens = words(text[: value.start()])
+        if _is_time_unit(value["u"] or ""):  # «Аудиогиды выдаются на 3 часа?»: a period claimed
+            return _Opening(tokens, True, wh, _DURATION, value)
     return _Opening(tokens, yes_no, wh, (), value)
+
+
+# The measure nouns of a period ("loan period", «срок выдачи», "duration"): what a time unit claims.
+_DURATION = ("period", "duration", "time", *_RU_DURATION)
+_TIME_UNITS_EN = frozenset({"minute", "minutes", "min", "hour", "hours", "h", "day", "days", "week", "weeks"})
+_TIME_UNITS_EN |= {"month", "months", "year", "years"}
+
+
+def _is_time_unit(unit: str) -> bool:
+    from kgbrain.language import unit_of_word
+
+    u = unit.lower()
+    return u in _TIME_UNITS_EN or (unit_of_word(u) or "") in _TIME_UNITS_EN
+
+
+def asks_measure(text: str) -> bool:
+    """Whether a question opens with a degree phrase that asks a measure ("How long …", «На сколько …», "Until
+    what time …") or ends with a period it claims ("… for 5 hours?"), which no modal in it makes a norm question
+    ("How long can I keep a book?")."""
+    found = _degree(words(text))
+    if found is not None and found[1] != ("число", "количество"):
+        return True
+    value = _QUANTITY.search(text)  # "Can I keep an audio guide for 5 hours?": a period claimed
+    return value is not None and _is_time_unit(value["u"] or "")
 
 
 def _degree(tokens: list[str]) -> tuple[set[int], tuple[str, ...]] | None:
     """The positions of a degree question's words ("how long", «сколько дней») and the measure nouns they ask."""
+    for i in range(min(3, len(tokens))):
+        opening = next((o for o in _CLOSING_OPENINGS if tuple(tokens[i : i + len(o)]) == o), None)
+        if opening is not None:  # "open" after "until what time" says the closing time, not the opening one
+            verbs = {k for k, t in enumerate(tokens) if t in _OPEN_VERBS}
+            return set(range(i, i + len(opening))) | verbs, _CLOSING
     for i, t in enumerate(tokens[:3]):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
         if t == "how" and nxt in _DEGREES:
             return {i, i + 1}, _DEGREES[nxt]
         if t == "сколько" and nxt in _RU_TIME_UNITS:
+            return {i, i + 1}, _RU_DURATION
+        if t == "на" and nxt == "сколько":  # «На сколько выдают аудиогид?»: for how long
+            return {i, i + 1}, (*_RU_DURATION, "period", "duration")
+        if t == "как" and nxt == "долго":
             return {i, i + 1}, _RU_DURATION
         if t == "сколько":
             return {i}, ("число", "количество")
@@ -256,24 +303,56 @@ def _read(
     if not concepts:
         return None
     relations = frozenset(r.graph().pred_names)
-    matches = lexicon.match(phrase, only=relations if yes_no and len(concepts) >= 2 else None)
+    only = relations if yes_no and len(concepts) >= 2 else None
+    if hints and len(concepts) == 1:  # "How long can I keep an audio guide?": a measure the holder has
+        only = _held_attributes(r, concepts[0], relations) or None
+    matches = lexicon.match(phrase, only=only)
     where = bool(wh & _WHERE)
 
     def rank(m: RelationMatch) -> float:
         return round(m.score + (0.6 if where and m.predicate.endswith(_PLACE_ENDS) else 0.0), 6)
 
-    matches = sorted(matches, key=lambda m: (-rank(m), m.predicate))
+    def said_hits(m: RelationMatch) -> int:  # the question's own words first; hints only break ties
+        return sum(1 for i in m.explained if i < said)
+
+    matches = sorted(matches, key=lambda m: (-said_hits(m), -rank(m), m.predicate))
     if not matches:
         return None
     best = matches[0]
     if any(i not in best.explained and i not in free and not _filler(w) for i, w in enumerate(phrase[:said])):
         return None  # a word no name explains: the question asks something else
-    tied = tuple(m.predicate for m in matches[1:] if rank(m) == rank(best) and m.explained == best.explained)
+    tied = tuple(
+        m.predicate
+        for m in matches[1:]
+        if said_hits(m) == said_hits(best) and rank(m) == rank(best) and m.explained == best.explained
+    )
     # "Which grape varieties grow in Mosel?": a class right after a determiner wh-word is what the answers are;
     # «Из чего пчёлы делают прополис?»: the first concept is the verb's agent, and the answers are anything
     classed = bool(mentions) and mentions[0].start > 0 and tokens[mentions[0].start - 1] in _DETERMINERS
     read = _question_of(r, q, concepts, best.predicate, yes_no, relations, classed)
     return Reading(read, best, tied) if read is not None else None
+
+
+def _held_attributes(r: ConceptLinks, concept: str, relations: frozenset[str]) -> frozenset[str]:
+    """The attributes a value is stored for of `concept` or a class above it."""
+    attributes = sorted(p for p in r.predicates().declared if p not in relations)
+    if not attributes:
+        return frozenset()
+    g = r.graph()
+    seen, todo, held = {concept}, [concept], set()
+    while todo and len(seen) < _MAX_CLASSES:
+        c = todo.pop()
+        held |= {str(row["predicate"]) for row in r.linker.store.run("ded_values_of", subject=c, predicates=attributes)}
+        if c not in g.index:
+            continue
+        for e in g.out(c):
+            if e.predicate in ("is_a", "instance_of") and e.polarity and e.object not in seen:
+                seen.add(e.object)
+                todo.append(e.object)
+    return frozenset(held)
+
+
+_MAX_CLASSES = 64  # classes above a holder searched for its measures
 
 
 def _phrase(
@@ -283,8 +362,9 @@ def _phrase(
     the wh-word and the kind a determiner asks for ("which plant", «какого растения»)."""
     covered = {i for m in mentions for i in range(m.start, m.end)}
     kind = {i + 1 for i, t in enumerate(tokens[:-1]) if t in wh and t in _DETERMINERS and i + 1 not in covered}
-    asked = {i for i, t in enumerate(tokens) if t in wh} | kind
-    kept = [i for i, t in enumerate(tokens) if i not in covered and t and t not in _NOISE and t not in light]
+    # a light verb may stay unexplained, and still explains what it names («длится» ~ «длительность»)
+    asked = {i for i, t in enumerate(tokens) if t in wh or t in light} | kind
+    kept = [i for i, t in enumerate(tokens) if i not in covered and t and t not in _NOISE]
     return [tokens[i] for i in kept], {k for k, i in enumerate(kept) if i in asked}
 
 

@@ -136,6 +136,9 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     """
     from kgbrain.reasoning.nlu.norms import read_norm
 
+    measure = _measure_first(r, q)
+    if measure is not None:  # "How long can I keep an audio guide?" asks the rental period, not a norm
+        return measure
     norm = read_norm(r, q) if q.intent in NORMATIVE or q.intent not in _NEVER_NORMS else None
     if norm is not None:
         return norm
@@ -171,6 +174,18 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         if rest:
             return found.with_links(Intent.UNKNOWN, found.concepts, (rest,))
     return found
+
+
+def _measure_first(r: ConceptLinks, q: Question) -> Question | None:
+    """A degree question read as a holder's measure when its relation phrase names one; else None."""
+    from kgbrain.reasoning.nlu.relations import asks_measure, read_relation
+
+    if not asks_measure(q.text):
+        return None
+    reading = read_relation(r, r.vocabulary(), q)
+    if reading is None or reading.question.intent not in (Intent.VALUE, Intent.VALUE_CHECK):
+        return None
+    return replace(reading.question, tied=reading.options)
 
 
 # The forms a role question takes ("Is X the P of Y?", «Является ли X P Y?», «X — P Y?»).
@@ -603,7 +618,7 @@ def _understand_count(r: ConceptLinks, q: Question) -> Question:
     attrs = [c for c in concepts if c in declared and c not in r.graph().pred_names]  # a relation has no count
     others = [c for c in concepts if c not in declared]
     if attrs and others:
-        return q.with_links(Intent.COUNT, (attrs[0], others[-1]), ())
+        return _counted_attribute(q, attrs[0], others[-1])
     counter = _count_attribute(r, q.subject, mentions)
     if counter is not None:  # "How many locks does the canal have?": its stored "number of locks", not lock members
         return q.with_links(Intent.COUNT, counter, ())
@@ -616,6 +631,18 @@ def _understand_count(r: ConceptLinks, q: Question) -> Question:
     if len(others) < 2:
         return q.with_links(Intent.COUNT, tuple(concepts), (rest or q.subject,))
     return q.with_links(Intent.COUNT, (f"{others[0]}_count", others[-1]), ())
+
+
+def _counted_attribute(q: Question, attribute: str, holder: str) -> Question:
+    """«Сколько шлюзов у канала?» counts by an attribute; «Сколько весит якорь?», whose «сколько» goes with a verb,
+    asks the measure the verb names: a value."""
+    from kgbrain.language import is_verb
+
+    said = words(q.subject)
+    if said and is_verb(said[0]):
+        read = replace(q, intent=Intent.VALUE, variables=("?x",))
+        return read.with_links(Intent.VALUE, (holder, attribute), ())
+    return q.with_links(Intent.COUNT, (attribute, holder), ())
 
 
 # Nouns that make an attribute's name a count of what its other word names ("number of locks", «число шлюзов»).

@@ -197,6 +197,11 @@ def _opening(q: Question, claim: bool) -> _Opening | None:
     measured = _MEASURED.search(text) if yes_no else None
     if measured is not None:  # "Is the Kama 2000 km long?": the degree word says which measure is claimed
         return _Opening(words(text[: measured.start()]), True, wh, _DEGREES[measured["d"].lower()], measured)
+    return _valued(text, tokens, yes_no, wh)
+
+
+def _valued(text: str, tokens: list[str], yes_no: bool, wh: set[str]) -> _Opening:
+    """A yes/no question's opening with the value it ends with, if any."""
     value = _QUANTITY.search(text) if yes_no else None
     if value is not None:  # "Does tin melt at 232 °C?": the phrase without the value, which is then checked
         tokens = words(text[: value.start()])
@@ -306,31 +311,30 @@ def _read(
     only = relations if yes_no and len(concepts) >= 2 else None
     if hints and len(concepts) == 1:  # "How long can I keep an audio guide?": a measure the holder has
         only = _held_attributes(r, concepts[0], relations) or None
-    matches = lexicon.match(phrase, only=only)
-    where = bool(wh & _WHERE)
-
-    def rank(m: RelationMatch) -> float:
-        return round(m.score + (0.6 if where and m.predicate.endswith(_PLACE_ENDS) else 0.0), 6)
-
-    def said_hits(m: RelationMatch) -> int:  # the question's own words first; hints only break ties
-        return sum(1 for i in m.explained if i < said)
-
-    matches = sorted(matches, key=lambda m: (-said_hits(m), -rank(m), m.predicate))
-    if not matches:
+    ranked = _ranked(lexicon.match(phrase, only=only), said, bool(wh & _WHERE))
+    if not ranked:
         return None
-    best = matches[0]
+    best = ranked[0][1]
     if any(i not in best.explained and i not in free and not _filler(w) for i, w in enumerate(phrase[:said])):
         return None  # a word no name explains: the question asks something else
-    tied = tuple(
-        m.predicate
-        for m in matches[1:]
-        if said_hits(m) == said_hits(best) and rank(m) == rank(best) and m.explained == best.explained
-    )
+    tied = tuple(m.predicate for k, m in ranked[1:] if k == ranked[0][0] and m.explained == best.explained)
     # "Which grape varieties grow in Mosel?": a class right after a determiner wh-word is what the answers are;
     # «Из чего пчёлы делают прополис?»: the first concept is the verb's agent, and the answers are anything
     classed = bool(mentions) and mentions[0].start > 0 and tokens[mentions[0].start - 1] in _DETERMINERS
     read = _question_of(r, q, concepts, best.predicate, yes_no, relations, classed)
     return Reading(read, best, tied) if read is not None else None
+
+
+def _ranked(matches: list[RelationMatch], said: int, where: bool) -> list[tuple[tuple[int, float], RelationMatch]]:
+    """The matches best first, each with its rank: the question's own words explained first (the first `said`
+    of the phrase; hints only break ties), then the score, a place predicate raised for "where"."""
+
+    def rank(m: RelationMatch) -> tuple[int, float]:
+        place = 0.6 if where and m.predicate.endswith(_PLACE_ENDS) else 0.0
+        return sum(1 for i in m.explained if i < said), round(m.score + place, 6)
+
+    keyed = [(rank(m), m) for m in matches]
+    return sorted(keyed, key=lambda km: (-km[0][0], -km[0][1], km[1].predicate))
 
 
 def _held_attributes(r: ConceptLinks, concept: str, relations: frozenset[str]) -> frozenset[str]:

@@ -134,27 +134,9 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     Raises:
         StoreError: the store failed.
     """
-    from kgbrain.reasoning.nlu.norms import read_norm
-
-    measure = _measure_first(r, q)
-    if measure is not None:  # "How long can I keep an audio guide?" asks the rental period, not a norm
-        return measure
-    norm = read_norm(r, q) if q.intent in NORMATIVE or q.intent not in _NEVER_NORMS else None
-    if norm is not None:
-        return norm
-    if q.intent is Intent.HAS:  # "Does red wine contain tannins?" asks `contains` where the base stores it
-        from kgbrain.reasoning.nlu.relations import read_relation
-
-        reading = read_relation(r, r.vocabulary(), q)
-        if reading is not None and reading.question.intent is Intent.DOES:
-            # kept a has-question, the named predicate asked first (the answering handler decides both)
-            return replace(q, verb=reading.question.verb).with_links(Intent.HAS, reading.question.concepts, ())
-    if q.intent in _ROLE_FORMS:  # "Is X the director of Y?" asks `Y director X` (roles.py)
-        from kgbrain.reasoning.nlu.roles import read_role
-
-        role = read_role(r, q)
-        if role is not None:
-            return role
+    first = _first_reading(r, q)
+    if first is not None:
+        return first
     found = _understand(r, q)
     if found.intent is Intent.UNKNOWN or found.unresolved:
         from kgbrain.reasoning.nlu.relations import read_relation
@@ -174,6 +156,30 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         if rest:
             return found.with_links(Intent.UNKNOWN, found.concepts, (rest,))
     return found
+
+
+def _first_reading(r: ConceptLinks, q: Question) -> Question | None:
+    """The readings tried before the patterns' own: a measure, a norm, a stored predicate for "have", a role."""
+    from kgbrain.reasoning.nlu.norms import read_norm
+
+    measure = _measure_first(r, q)
+    if measure is not None:  # "How long can I keep an audio guide?" asks the rental period, not a norm
+        return measure
+    norm = read_norm(r, q) if q.intent in NORMATIVE or q.intent not in _NEVER_NORMS else None
+    if norm is not None:
+        return norm
+    if q.intent is Intent.HAS:  # "Does red wine contain tannins?" asks `contains` where the base stores it
+        from kgbrain.reasoning.nlu.relations import read_relation
+
+        reading = read_relation(r, r.vocabulary(), q)
+        if reading is not None and reading.question.intent is Intent.DOES:
+            # kept a has-question, the named predicate asked first (the answering handler decides both)
+            return replace(q, verb=reading.question.verb).with_links(Intent.HAS, reading.question.concepts, ())
+    if q.intent in _ROLE_FORMS:  # "Is X the director of Y?" asks `Y director X` (roles.py)
+        from kgbrain.reasoning.nlu.roles import read_role
+
+        return read_role(r, q)
+    return None
 
 
 def _measure_first(r: ConceptLinks, q: Question) -> Question | None:

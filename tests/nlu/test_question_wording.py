@@ -214,3 +214,45 @@ def test_a_period_claimed_is_checked_on_the_measure(brain: Brain, question: str,
     assert answer.outcome is outcome, answer.text
     [verdict] = brain.verify([claim])
     assert verdict.verdict.value == outcome.value.upper(), verdict
+
+
+# -- 3. norms asked with an infinitive and its object: the action's noun, its object in any case ---------------
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("Разрешено ли есть в выставочных залах?", "Нет, не разрешено: еда в выставочных залах"),
+        ("Можно ли фотографировать со вспышкой?", "Нет, не разрешено: съёмка со вспышкой"),
+        ("Можно ли трогать экспонаты?", "Нет, не разрешено: прикосновение к экспонатам"),
+        ("Можно ли приносить рюкзаки в залы?", "Нет, не разрешено: пронос рюкзаков в залы"),
+        ("Нужно ли сдавать верхнюю одежду в гардероб?", "Да, требуется: сдача верхней одежды в гардероб"),
+        ("Can I bring rucksacks into the halls?", "No, carrying rucksacks into the halls is not permitted"),
+        ("Can visitors eat in the exhibition halls?", "No, eating in the exhibition halls is not permitted"),
+    ],
+)
+def test_a_norm_asked_with_a_verb(brain: Brain, question: str, opening: str) -> None:
+    answer = brain.ask(question)
+    assert answer.text.startswith(opening), answer.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Можно ли продавать рюкзаки в залах?", "Можно ли курить в залах?", "Can I sell rucksacks in the halls?"],
+)
+def test_another_verb_on_the_same_object_is_another_action(brain: Brain, question: str) -> None:
+    answer = brain.ask(question)
+    assert answer.outcome not in (Outcome.SUPPORTED, Outcome.REFUTED), answer.text
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Есть в выставочных залах запрещено.", "SUPPORTED"),
+        ("Фотографировать со вспышкой разрешено.", "REFUTED"),
+        ("Трогать экспонаты запрещено.", "SUPPORTED"),
+    ],
+)
+def test_verify_reads_the_verb_as_ask_does(brain: Brain, claim: str, verdict: str) -> None:
+    [found] = brain.verify([claim])
+    assert found.verdict.value == verdict, found

@@ -359,3 +359,40 @@ def _relation_name(predicate: str, text: str) -> RelationName | None:
         return None
     ends = frozenset(e for w in ws if w in PARTICLES for e in PARTICLES[w])
     return RelationName(predicate, content, ends, text)
+
+
+# Everyday verbs whose action noun is another word (есть ~ еда, фотографировать ~ фотосъёмка, bring ~ carrying):
+# a rule states the action by its noun, a question asks it with the verb. Only pairs no root brings together;
+# «курить ~ курение», "touch ~ touching" meet by vocabulary.same_root already.
+ACTION_NOUNS: dict[str, tuple[str, ...]] = {
+    "есть": ("еда", "питание", "пища", "приём"),
+    "кушать": ("еда", "питание", "пища", "приём"),
+    "пить": ("питьё", "распитие", "напиток"),
+    "брать": ("взятие", "выдача", "вынос", "получение"),
+    "взять": ("взятие", "выдача", "вынос", "получение"),
+    "уносить": ("вынос",),
+    "выносить": ("вынос",),
+    "приносить": ("пронос", "принос"),
+    "проносить": ("пронос",),
+    "приводить": ("привод", "посещение"),
+    "трогать": ("прикосновение", "касание"),
+    "касаться": ("прикосновение", "касание"),
+    "фотографировать": ("фотосъёмка", "съёмка", "фотографирование", "фотография"),
+    "снимать": ("съёмка", "фотосъёмка", "видеосъёмка"),
+    "звонить": ("звонок", "разговор"),
+    "говорить": ("разговор",),
+    "ставить": ("постановка", "стоянка", "парковка"),
+    "оставлять": ("оставление", "хранение", "стоянка"),
+    "сидеть": ("сидение",),
+    "eat": ("eating", "food", "meal", "meals", "snack", "snacks"),
+    "drink": ("drinking", "drinks", "beverage", "beverages"),
+    "bring": ("carrying", "bringing", "taking"),
+    "carry": ("bringing", "taking"),
+    "take": ("taking", "photography", "photos", "photographs", "carrying", "borrowing", "removal"),
+    "photograph": ("photography", "photos", "photographs"),
+    "film": ("filming", "video", "recording"),
+    "borrow": ("borrowing", "loan", "loans", "lending"),
+    "park": ("parking",),
+    "leave": ("leaving", "storage"),
+    "call": ("calls", "phone"),
+}

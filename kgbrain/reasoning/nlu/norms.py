@@ -180,6 +180,24 @@ def _norm_actions(r: ConceptLinks, holder: str, wanted: tuple[str, ...]) -> list
     return list(dict.fromkeys(found))
 
 
+def _action_nouns() -> frozenset[tuple[str, str]]:
+    """(verb key, noun key) of every pair of lexicon.ACTION_NOUNS."""
+    from kgbrain.reasoning.nlu.lexicon import ACTION_NOUNS
+
+    found = _PAIRS.get("pairs")
+    if found is None:
+        found = _PAIRS["pairs"] = frozenset((key(v), key(n)) for v, ns in ACTION_NOUNS.items() for n in ns)
+    return found
+
+
+_PAIRS: dict[str, frozenset[tuple[str, str]]] = {}
+
+
+def _names_it(asked: str, part: str) -> bool:
+    """Whether a question's word says a word of an action's name: one root, or a verb and its action noun."""
+    return same_root(asked, part) or (asked, part) in _action_nouns()
+
+
 def _best_action(r: ConceptLinks, rest: list[str], actions: list[str]) -> str | None:
     asked = [key(w) for w in rest]
     if not asked:
@@ -190,10 +208,10 @@ def _best_action(r: ConceptLinks, rest: list[str], actions: list[str]) -> str | 
             parts = [key(w) for w in words(name) if w not in PARTICLES and w not in _FILLER]
             if not parts:
                 continue
-            hits = sum(1 for a in asked if any(same_root(a, p) for p in parts))
+            hits = sum(1 for a in asked if any(_names_it(a, p) for p in parts))
             if hits * 2 < len(asked):
                 continue
-            unsaid = sum(1 for p in parts if not any(same_root(a, p) for a in asked))
+            unsaid = sum(1 for p in parts if not any(_names_it(a, p) for a in asked))
             # "carry skis" is not "carrying a bicycle" (another object); «вставать на якорь на судовом ходу» is
             # «постановка на якорь на судовом ходу» (another verb, most words said)
             if unsaid and hits < len(asked) and hits <= unsaid + len(asked) - hits:

@@ -83,6 +83,8 @@ class Linker:
         if exact:
             return exact
         found = self._stem_index().get(stem_key(name)) or self._stem_index().get(_lemma_key(name))
+        if not found:  # "Old Lighthouse" for "The Old Lighthouse", "the Maritime Museum" for "Maritime Museum"
+            found = next(filter(None, (self._stem_index().get(stem_key(n)) for n in _article_variants(name))), None)
         if not found:  # "аудогид": a typo of a known word (typos.py), never over an exact name
             fixed = self._without_typos(words(name))
             found = self._stem_index().get(stem_key(" ".join(fixed))) if fixed != words(name) else None
@@ -231,6 +233,17 @@ class Linker:
             if local and local != stem_key(key):
                 stems.setdefault(local, []).append(concept)
         return stems, written
+
+
+_ARTICLES = ("the", "a", "an")
+
+
+def _article_variants(name: str) -> list[str]:
+    """`name` without its leading English article, or with "the" before it (labels are written either way)."""
+    first, _, rest = name.strip().partition(" ")
+    if first.lower() in _ARTICLES:
+        return [rest] if rest else []
+    return [f"the {name.strip()}"] if name.strip().isascii() else []
 
 
 def _lemma_key(text: str) -> str:

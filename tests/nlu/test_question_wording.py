@@ -256,3 +256,39 @@ def test_another_verb_on_the_same_object_is_another_action(brain: Brain, questio
 def test_verify_reads_the_verb_as_ask_does(brain: Brain, claim: str, verdict: str) -> None:
     [found] = brain.verify([claim])
     assert found.verdict.value == verdict, found
+
+
+# -- 8. counts, parts and article spans -------------------------------------------------------------------------
+
+
+def test_kinds_are_one_level_and_members_are_the_individuals(brain: Brain) -> None:
+    kinds = brain.ask("How many kinds of museum are there?")
+    assert "3" in kinds.text, kinds.text
+    assert "naval history museum" not in kinds.text, kinds.text  # a kind of a kind is not listed
+    members = brain.ask("How many museums are there?")
+    assert members.text.startswith("There are 3"), members.text
+    assert "naval" not in members.text, members.text  # a class with no member stated is no museum of the count
+    ru = brain.ask("Сколько видов музеев существует?")
+    assert "3" in ru.text, ru.text
+    assert "военно-морской" not in ru.text, ru.text
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome"),
+    [
+        ("Does the Maritime Museum have a map hall?", Outcome.SUPPORTED),  # through the east wing, a part of it
+        ("Есть ли у Морского музея гардероб?", Outcome.SUPPORTED),
+    ],
+)
+def test_having_a_part(brain: Brain, question: str, outcome: Outcome) -> None:
+    assert brain.ask(question).outcome is outcome
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [("What is the Old Lighthouse?", "science museum"), ("Is Old Lighthouse a museum?", "Yes")],
+)
+def test_a_label_with_an_article_is_named_with_or_without_it(brain: Brain, question: str, said: str) -> None:
+    answer = brain.ask(question)
+    assert answer.action == "respond_direct", answer.text
+    assert said in answer.text, answer.text

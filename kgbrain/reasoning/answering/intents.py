@@ -501,6 +501,9 @@ def _count_members(r: Reasoning, q: Question) -> Answer:
     concept = q.concepts[0]
     h, g = r.hierarchy(), r.graph()
     members = sorted(m for m in _descendants(h, concept) if not h.children(m))
+    individuals = [m for m in members if any(e.predicate == "instance_of" and e.polarity for e in g.out(m))]
+    if individuals:  # "How many museums are there?": the museums themselves, not a kind with none stated below it
+        members = individuals
     if len(q.concepts) > 1:
         target = q.concepts[1]
         members = [m for m in members if any(e.object == target and e.polarity for e in g.out(m))]

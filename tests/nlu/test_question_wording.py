@@ -292,3 +292,13 @@ def test_a_label_with_an_article_is_named_with_or_without_it(brain: Brain, quest
     answer = brain.ask(question)
     assert answer.action == "respond_direct", answer.text
     assert said in answer.text, answer.text
+
+
+def test_verify_and_check_answer_say_a_year_as_a_year(brain: Brain) -> None:
+    [verdict] = brain.verify(["The Maritime Museum was founded in 1905."])
+    assert verdict.verdict.value == "REFUTED", verdict
+    assert "1911 year" not in verdict.explanation, verdict.explanation
+    report = brain.check_answer(
+        "The Maritime Museum was founded in 1905.", question="When was the Maritime Museum founded?"
+    )
+    assert "1911 year" not in report.text, report.text

@@ -820,6 +820,8 @@ def _with_unit(row: dict[str, object]) -> Evidence:
     # The unit is part of the value: "-70 mV" is compared, shown and cited as such.
     e = Evidence.from_row(row)
     unit = row.get("unit")
+    if unit in ("year", "years") and "year" in str(row.get("predicate", "")).lower().split("_"):
+        return e  # founding_year 1911 is a calendar year, not a number of years
     return replace(e, object=f"{e.object} {unit}") if unit else e
 
 

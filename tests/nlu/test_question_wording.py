@@ -51,7 +51,14 @@ def test_a_polite_wrapper_holds_the_question(wrapped: str, question: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["Tell me about the Maritime Museum.", "Расскажи о музее", "Can visitors touch the exhibits?", "What is X?"]
+    "text",
+    [
+        "Tell me about the Maritime Museum.",
+        "Расскажи о музее",
+        "Can visitors touch the exhibits?",
+        "What is X?",
+        "Tell me a joke about cats.",
+    ],
 )
 def test_no_wrapper_no_change(text: str) -> None:
     assert unwrap(text) == text
@@ -267,7 +274,7 @@ def test_kinds_are_one_level_and_members_are_the_individuals(brain: Brain) -> No
     assert "naval history museum" not in kinds.text, kinds.text  # a kind of a kind is not listed
     members = brain.ask("How many museums are there?")
     assert members.text.startswith("There are 3"), members.text
-    assert "naval" not in members.text, members.text  # a class with no member stated is no museum of the count
+    assert "naval" not in members.text, members.text  # one level below the class, not its leaves
     ru = brain.ask("Сколько видов музеев существует?")
     assert "3" in ru.text, ru.text
     assert "военно-морской" not in ru.text, ru.text

@@ -496,14 +496,12 @@ def _count(r: Reasoning, q: Question) -> Answer:
 
 
 def _count_members(r: Reasoning, q: Question) -> Answer:
-    """ "How many grape varieties are there?": the most specific members of the class (those with nothing below
-    them), with a second concept only those stated in a relation with it («регионов во Франции»)."""
+    """ "How many grape varieties are there?": the members one level below the class (its kinds, or its
+    individuals), with a second concept only those stated in a relation with it («регионов во Франции»)."""
     concept = q.concepts[0]
     h, g = r.hierarchy(), r.graph()
-    members = sorted(m for m in _descendants(h, concept) if not h.children(m))
-    individuals = [m for m in members if any(e.predicate == "instance_of" and e.polarity for e in g.out(m))]
-    if individuals:  # "How many museums are there?": the museums themselves, not a kind with none stated below it
-        members = individuals
+    # one level: "How many bee castes are there?" counts queen, worker and drone, not a queen stated below one
+    members = sorted(h.children(concept))
     if len(q.concepts) > 1:
         target = q.concepts[1]
         members = [m for m in members if any(e.object == target and e.polarity for e in g.out(m))]

@@ -90,6 +90,8 @@ def unwrap(text: str) -> str:
         return text
     inner = inner.rstrip(" .?!")
     asked = inner if russian else _en_direct(inner)
+    if not russian and asked.split()[0].lower() not in (*_WH, *_AUX):
+        return text  # "Tell me a joke about cats": a request, not a question
     return f"{asked[:1].upper()}{asked[1:]}?"
 
 
@@ -103,6 +105,8 @@ def _en_direct(clause: str) -> str:
     if first not in _WH:
         if first in _AUX:
             return clause  # "Is the museum open"
+        if first != "the":
+            return clause  # "Tell me a joke" asks for no stored value
         return "What is " + clause  # "the weight of the bronze anchor"
     head = 1
     if first in _WH_WITH_WORD and len(tokens) > 2 and tokens[1].lower() not in _AUX | _DETERMINERS:

@@ -87,8 +87,9 @@ _LIGHT |= {"выдаются", "выдаёт", "выдает", "дают", "да
 _CLOSING = ("closing", "close", "time", "закрытия", "время")
 _OPEN_VERBS = frozenset({"open", "opened", "work", "works", "работает", "работают", "открыт", "открыта", "открыто"})
 _OPEN_VERBS |= {"открыты"}
-_CLOSING_OPENINGS = (("until", "what", "time"), ("till", "what", "time"), ("how", "late"), ("до", "скольки"))
-_CLOSING_OPENINGS += (("до", "которого", "часа"), ("до", "какого", "часа"), ("up", "to", "what", "time"))
+_CLOSING_OPENINGS: tuple[tuple[str, ...], ...] = (("until", "what", "time"), ("till", "what", "time"))
+_CLOSING_OPENINGS += (("how", "late"), ("до", "скольки"), ("до", "которого", "часа"), ("до", "какого", "часа"))
+_CLOSING_OPENINGS += (("up", "to", "what", "time"),)
 # A value at the end of a yes/no question ("Does tin melt at 232 °C?"): the claimed value of an attribute.
 _QUANTITY = re.compile(
     r"(?<![\w.])(?P<v>[-+\u2212]?\d+(?:[.,]\d+)?)\s*(?P<u>°\s?[A-Za-zА-Яа-я]|%|[^\W\d_][\w/.²³^-]*)?\s*\??\s*$"
@@ -228,7 +229,7 @@ def asks_measure(text: str) -> bool:
     what time …") or ends with a period it claims ("… for 5 hours?"), which no modal in it makes a norm question
     ("How long can I keep a book?")."""
     found = _degree(words(text))
-    if found is not None and found[1] != ("число", "количество"):
+    if found is not None and found[1] not in (("число", "количество"), _DEGREES["many"]):  # a count is no measure
         return True
     value = _QUANTITY.search(text)  # "Can I keep an audio guide for 5 hours?": a period claimed
     return value is not None and _is_time_unit(value["u"] or "")

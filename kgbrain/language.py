@@ -177,6 +177,19 @@ def is_verb(word: str) -> bool:
     return bool(_CYRILLIC.search(w)) and _morph().parse(w)[0].tag.POS == "VERB"
 
 
+_NAME_TAGS = frozenset({"Surn", "Name", "Patr", "Geox", "Orgn", "Trad"})
+
+
+def is_dictionary_word(word: str) -> bool:
+    """Whether a Russian word is in pymorphy3's dictionary as a common word («передаёт», «книгу»; «кингу» is
+    only a surname); False for English, which has no dictionary here."""
+    w = normalize_term(word)
+    if not _CYRILLIC.search(w) or not _morph().word_is_known(w):
+        return False
+    likeliest = _morph().parse(w)[0]
+    return bool(likeliest.is_known) and not (_NAME_TAGS & set(likeliest.tag.grammemes))
+
+
 def lemmas(text: str) -> list[str]:
     """The lemma of every word of a text."""
     return [lemma(w) for w in words(text)]

@@ -85,10 +85,16 @@ class Linker:
         found = self._stem_index().get(stem_key(name)) or self._stem_index().get(_lemma_key(name))
         if not found:  # "Old Lighthouse" for "The Old Lighthouse", "the Maritime Museum" for "Maritime Museum"
             found = next(filter(None, (self._stem_index().get(stem_key(n)) for n in _article_variants(name))), None)
-        if not found:  # "аудогид": a typo of a known word (typos.py), never over an exact name
-            fixed = self._without_typos(words(name))
-            found = self._stem_index().get(stem_key(" ".join(fixed))) if fixed != words(name) else None
         return _pick(found) if found else None
+
+    def lookup_typed(self, name: str) -> str | None:
+        """`lookup`, else the concept `name` names with its typos corrected ("аудогид"; typos.py): for the words of
+        a question, never for an id given to the API (an exact name always wins)."""
+        found = self.lookup(name)
+        if found is not None:
+            return found
+        fixed = self._without_typos(words(name))
+        return self.lookup(" ".join(fixed)) if fixed != words(name) else None
 
     def _without_typos(self, tokens: list[str]) -> list[str]:
         """`tokens` with each word that is a typo of one known word replaced by it."""
@@ -181,9 +187,9 @@ class Linker:
         rest = [t if i not in taken else "" for i, t in enumerate(tokens)]
         fixed = self._without_typos(rest)
         if fixed != rest:  # "the bronze ancor": the words no name covers, typos corrected, linked again
-            found += self._mentions(
-                [f if f != r else t for f, r, t in zip(fixed, rest, tokens, strict=True)], max_words, taken
-            )
+            again = self._mentions([f or t for f, t in zip(fixed, tokens, strict=True)], max_words, set())
+            if _covered(again) > len(taken):
+                found = again
         return sorted(found, key=lambda m: m.start)
 
     def _mentions(self, tokens: list[str], max_words: int, taken: set[int]) -> list[Mention]:
@@ -233,6 +239,10 @@ class Linker:
             if local and local != stem_key(key):
                 stems.setdefault(local, []).append(concept)
         return stems, written
+
+
+def _covered(mentions: list[Mention]) -> int:
+    return sum(m.end - m.start for m in mentions)
 
 
 _ARTICLES = ("the", "a", "an")

@@ -4,7 +4,8 @@
 Snowball stem, with the stems of the words of every name the base knows; one letter dropped, added, changed or
 two neighbours swapped (Damerau–Levenshtein distance 1) is a typo of that word. Only long words are corrected
 (a stem of at least `MIN_STEM` letters, so "king" never becomes "wing"), only when exactly one known word is that
-close, and never a word the vocabulary has itself: an exact match always wins. Candidates are found through the
+close, never a common Russian word of pymorphy3's dictionary («передаёт» is no typo of «передача»), and never a
+word the vocabulary has itself: an exact match always wins. Candidates are found through the
 stems with one letter deleted (the symmetric-delete scheme of SymSpell), so a lookup costs a few dict probes.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kgbrain.language import STOP_WORDS, stem, words
+from kgbrain.language import STOP_WORDS, is_dictionary_word, stem, words
 
 MIN_WORD = 5  # letters in the word as written
 MIN_STEM = 4  # letters in its stem
@@ -40,6 +41,8 @@ class TypoIndex:
         s = stem(w)
         if s in self._stems.known or w in self._words.known:
             return None  # an exact match always wins
+        if is_dictionary_word(w):
+            return None  # «передаёт» is a word of the language, not a typo of «передача»
         return self._stems.close(s) or self._words.close(w)
 
 

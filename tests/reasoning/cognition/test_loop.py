@@ -122,7 +122,8 @@ def test_a_yes_no_question_about_an_unknown_concept_is_not_answered_with_other_f
 
 
 def test_a_misspelt_concept_is_retrieved_by_similar_name_but_asked_about(kb: Brain) -> None:
-    out = kb.think("Что такое нейон?")
+    # two letters off: no typo a question is read through (memory/typos.py corrects one), so it is asked about
+    out = kb.think("Что такое нийон?")
     r = out.result
     assert r.replans[0] == "alternative"
     assert "retrieve_alternative" in r.plan

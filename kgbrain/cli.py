@@ -281,10 +281,23 @@ def stats(session: Session, as_json: bool) -> None:
         click.echo(f"  {predicate:<24} {n}")
 
 
+def _checked_time(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--as-of` read before the command runs, so that a bad one is an error naming the option."""
+    from kgbrain.timeline import InvalidTime, Window
+
+    if value is not None:
+        try:
+            Window.parse(value)
+        except InvalidTime as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
 as_of_option = click.option(
     "--as-of",
     "as_of",
     metavar="DATE",
+    callback=_checked_time,
     help="Use only facts valid at this time: YYYY, YYYY-MM, YYYY-MM-DD or an ISO date-time (default: now).",
 )
 

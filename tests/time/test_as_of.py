@@ -192,6 +192,7 @@ def test_the_cli_takes_as_of_on_every_reading_command(kb: Path, tmp_path: Path) 
     draft.write_text("Pluto is a planet.", encoding="utf-8")
     done = _cli(kb, "check-answer", str(draft), "--as-of", "1990", "--json")
     assert done.returncode == 0, done.stderr
-    done = _cli(kb, "ask", "Is Pluto a planet?", "--as-of", "someday")
-    assert done.returncode == 2
-    assert "'someday' is not a date" in done.stderr
+    for command in (["ask", "Is Pluto a planet?"], ["facts", "pluto"], ["query", "is_a(pluto, Y)"]):
+        done = _cli(kb, *command, "--as-of", "someday")
+        assert done.returncode == 2
+        assert "Invalid value for '--as-of': 'someday' is not a date" in done.stderr  # names the option

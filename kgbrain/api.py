@@ -617,6 +617,16 @@ class Brain:
         """
         self.reasoner.warm()
 
+    def persist_views(self) -> None:
+        """Save the views a new process opens instead of building them (the mirror and reachability labels) beside
+        the database, unless they are there for the data as it is (then nothing is loaded), e.g. before Spark's
+        executors open the knowledge base.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self.reasoner.persist_views()
+
     def adopt(self, other: Brain) -> None:
         """Reuse `other`'s reasoner views (same knowledge base, e.g. a forked worker's parent)."""
         self.reasoner.adopt(other.reasoner)

@@ -137,7 +137,7 @@ def _on_spark(
         run.spec,
         batch_size=batch_size,
         shared_path=run.shared_path,
-        prepare=checker.warm,  # the mirror and labels cached beside the database, for the executors to open
+        prepare=checker.persist_views,  # the mirror and labels cached beside the database, for the executors
     )
 
 

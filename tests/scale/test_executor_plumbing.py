@@ -4,14 +4,18 @@ Spark puts its copy of pyspark (`pyspark.zip`, py4j's zip) first on an executor'
 compiles every module it imports from a zip again in each process: the daemon drops the zips that an installed
 pyspark carries inside itself (its folder is on the path: the same files, with bytecode), and keeps a Spark
 distribution's own. On a local master a task writes its encoded verdicts to a file the driver reads back in
-order and removes."""
+order and removes; the driver builds the views every executor opens only when they are not saved for the data
+as it is."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+from kgbrain.api import Brain
 from kgbrain.scale import verify as spark_verify
 from kgbrain.scale.daemon import installed_zips
+from tests.conftest import FIXTURES
 
 
 def _installed(site: Path, *, py4j: bool = True) -> tuple[str, str]:
@@ -55,3 +59,32 @@ def test_a_tasks_handed_off_results_come_back_in_order_and_the_file_goes(tmp_pat
     empty = spark_verify._hand_off(tmp_path, iter([]))
     assert spark_verify._taken(empty) == []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_driver_builds_the_views_executors_open_only_when_missing_or_stale(tmp_path: Path) -> None:
+    db = tmp_path / "kb.kuzu"
+    with Brain.open(db) as brain:
+        brain.load([FIXTURES / "claims" / "penguins_kb.jsonl"])
+    caches = db.with_name(db.name + ".reasoning")
+    shutil.rmtree(caches, ignore_errors=True)
+    with Brain.open(db, read_only=True) as brain:
+        brain.persist_views()
+        assert brain.reasoner._graph is not None  # missing: built and saved
+    assert (caches / "graph.npz").is_file()
+    assert (caches / "reach" / "fingerprint.json").is_file()
+    with Brain.open(db, read_only=True) as brain:
+        brain.persist_views()
+        assert brain.reasoner._graph is None  # current: nothing read but their fingerprints
+        assert brain.reasoner._hierarchy is None
+    (caches / "graph.npz").write_bytes(b"not a mirror")
+    with Brain.open(db, read_only=True) as brain:
+        brain.persist_views()
+        assert brain.reasoner._graph is not None  # unreadable: built and saved again
+    stamp = caches / "reach" / "fingerprint.json"
+    stamp.write_text(stamp.read_text(encoding="utf-8").replace("}", ', "stale": 1}'), encoding="utf-8")
+    with Brain.open(db, read_only=True) as brain:
+        brain.persist_views()
+        assert brain.reasoner._hierarchy is not None  # labels of other data: built again
+    with Brain.open(db, read_only=True) as brain:
+        brain.persist_views()
+        assert brain.reasoner._graph is None

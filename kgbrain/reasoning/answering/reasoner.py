@@ -40,7 +40,7 @@ from kgbrain.reasoning.nlu.sentences import ATTRIBUTE_PHRASE, VERB_PHRASE
 from kgbrain.reasoning.nlu.understanding import claim_ties, link_attribute, read_claim, understand
 from kgbrain.reasoning.results import Check, Mode, Outcome, Step, Trace
 from kgbrain.reasoning.uncertainty import uncertainty_level
-from kgbrain.reasoning.views.cache_files import read_cache
+from kgbrain.reasoning.views.cache_files import CORRUPT, read_cache
 from kgbrain.reasoning.views.evidence_rows import statement
 from kgbrain.reasoning.views.graph import FactGraph, fingerprint
 from kgbrain.reasoning.views.hierarchy import Hierarchy
@@ -162,6 +162,26 @@ class Reasoner:
         self.deducer.exclusions()
         self.causal_graph()
         self._part_test()
+
+    def persist_views(self) -> None:
+        """Make sure the mirror and reachability labels are saved beside the database for the data as it is, so a
+        new process (a Spark executor) opens them instead of building them: built (and saved) only when they are
+        missing or stale; nothing is loaded when they are current.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        # In memory, or a view as of a time (its mirror is derived from another's): built here, as before.
+        if self.index_dir is None or self._mirror is not None or not self._saved(fingerprint(self.store)):
+            self.warm()
+
+    def _saved(self, stamp: dict[str, float]) -> bool:
+        assert self.index_dir is not None
+        try:
+            graph = FactGraph.saved_for(self.index_dir, stamp)
+        except CORRUPT:
+            return False
+        return graph and ReachIndex.saved_for(self.index_dir / "reach", stamp)
 
     def adopt(self, other: Reasoner) -> None:
         """Use the views `other` built over the same data (a forked verification worker reuses its parent's

@@ -130,6 +130,10 @@ class SharingChecker(Checker, Protocol):
         """Use `other`'s views (same data) instead of building its own."""
         ...
 
+    def persist_views(self) -> None:
+        """Save the views a new process opens (unless they are saved for the data as it is)."""
+        ...
+
 
 def error_verdict(claim_id: str, message: str, line: int = 0) -> Verdict:
     """The ERROR verdict standing in for a row that could not be verified."""

@@ -123,6 +123,20 @@ class FactGraph:
         )
         tmp.replace(folder / "graph.npz")
 
+    @staticmethod
+    def saved_for(folder: Path, fingerprint: dict[str, float]) -> bool:
+        """A mirror is saved in `folder` for data with this fingerprint (only the fingerprint is read).
+
+        Raises:
+            OSError, ValueError, zipfile.BadZipFile, ...: the file cannot be read (see cache_files.CORRUPT).
+        """
+        path = folder / "graph.npz"
+        if not path.is_file():
+            return False
+        with np.load(path) as data:
+            stored = json.loads(data["fingerprint"].tobytes().decode("utf-8"))
+        return bool(stored == json.loads(json.dumps(fingerprint, sort_keys=True)))
+
     @classmethod
     def open(cls, folder: Path, fingerprint: dict[str, float]) -> FactGraph | None:
         """The mirror saved in `folder`, or None when there is none or it was built from other data."""

@@ -100,6 +100,16 @@ class ReachIndex:
             (tmp / name).replace(folder / name)
         tmp.rmdir()
 
+    @staticmethod
+    def saved_for(folder: Path, stamp: dict[str, float]) -> bool:
+        """Labels are saved in `folder` for data with this fingerprint (nothing is mapped)."""
+        try:
+            stored = json.loads((folder / "fingerprint.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        wanted = json.loads(json.dumps(stamp, sort_keys=True))
+        return bool(stored == wanted) and all((folder / f"{name}.npy").is_file() for name in _FIELDS)
+
     @classmethod
     def open(cls, folder: Path, stamp: dict[str, float]) -> ReachIndex | None:
         """The labels saved in `folder` for data with this fingerprint, memory-mapped; None otherwise."""

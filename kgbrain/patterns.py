@@ -10,6 +10,7 @@ service around each read); past it the work ends as the request's timeout.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -17,6 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgbrain.errors import InputError, ReadTimeout
+
+# How far a pattern may expand once its counted repetitions are written out: the `regex` engine expands `a{n}`
+# when it compiles, so `a{4294967294}` took every byte of memory until the kernel killed the server, and
+# `(?:a{1000}){1000}` took 274 MB; stdlib `re` syntax has no other way to make a short pattern large.
+MAX_EXPANSION = 10_000
+_COUNT = re.compile(r"\{(\d*)(?:,(\d*))?\}")
 
 # Every REGEX of one query together, where no request deadline is nearer (the CLI, the library); a sane pattern
 # takes microseconds a value, so this only ever stops a pattern that backtracks without end.
@@ -78,9 +85,59 @@ def search(pattern: str, text: str, *, ignore_case: bool = False, what: str = "r
         budget.spent += time.monotonic() - started
 
 
+def expansion(pattern: str) -> int:
+    """How many atoms `pattern` holds with its counted repetitions (`{m}`, `{m,n}`, `{m,}`) written out (nested ones
+    multiply); escapes and character classes count as one atom each. Stops counting past MAX_EXPANSION."""
+    levels: list[list[int]] = [[]]  # per open group: the sizes of its elements so far
+    pos, end = 0, len(pattern)
+    while pos < end:
+        ch = pattern[pos]
+        if ch == "(":
+            levels.append([])
+            pos += 1
+            continue
+        if ch == ")" and len(levels) > 1:
+            size, pos = sum(levels.pop()) or 1, pos + 1
+        elif ch == "\\":
+            size, pos = 1, pos + 2
+        elif ch == "[":
+            size, pos = 1, _class_end(pattern, pos + 1)
+        else:
+            size, pos = 1, pos + 1
+        count = _COUNT.match(pattern, pos)
+        if count is not None and (count.group(1) or count.group(2)):
+            size *= max(int(count.group(1) or 0), int(count.group(2) or 0))
+            pos = count.end()
+        levels[-1].append(min(size, MAX_EXPANSION + 1))
+        if sum(levels[-1]) > MAX_EXPANSION:
+            return MAX_EXPANSION + 1
+    return sum(sum(level) for level in levels)
+
+
+def _class_end(pattern: str, pos: int) -> int:
+    """Just past the `]` closing a character class whose content starts at `pos`."""
+    if pattern.startswith("^", pos):
+        pos += 1
+    if pattern.startswith("]", pos):
+        pos += 1
+    while pos < len(pattern) and pattern[pos] != "]":
+        pos += 2 if pattern[pos] == "\\" else 1
+    return pos + 1
+
+
+def check_size(pattern: str, what: str) -> None:
+    """Raises InputError when `pattern` would expand past MAX_EXPANSION atoms once compiled."""
+    if expansion(pattern) > MAX_EXPANSION:
+        raise InputError(
+            f"{what} {pattern[:100]!r} repeats too much: written out it holds more than {MAX_EXPANSION:,} characters "
+            "(counted repetitions such as a{n} multiply); use smaller counts, or + and *"
+        )
+
+
 def _compile(pattern: str, ignore_case: bool, what: str) -> Any:
     import regex
 
+    check_size(pattern, what)
     flags = regex.VERSION0 | (regex.IGNORECASE if ignore_case else 0)  # VERSION0: the syntax of stdlib `re`
     try:
         return regex.compile(pattern, flags=flags)

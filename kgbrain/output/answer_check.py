@@ -38,6 +38,7 @@ from kgbrain.knowledge import Authority, Fact, Status
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retriever
+from kgbrain.patterns import check_size
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.nlu.sentences import parse_claim_sentence, parse_verb_sentence
 
@@ -175,6 +176,7 @@ def _patterns(values: object, where: str) -> tuple[Any, ...]:
 
     out = []
     for v in values:
+        check_size(v, f"{where}: the pattern")  # `a{4294967294}` would take every byte of memory to compile
         try:
             out.append(regex.compile(v, flags=regex.VERSION0))  # VERSION0: the syntax of stdlib `re`
         except regex.error as exc:

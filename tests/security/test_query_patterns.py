@@ -118,3 +118,40 @@ def test_a_served_backtracking_query_times_out_and_the_server_answers_meanwhile(
         assert r.json()["rows"] == [{"s": "short_one"}]
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "size"),
+    [
+        ("^(a+)+$", 5),
+        ("a{100}", 100),
+        ("[a-z]{5}\\d{3}", 8),
+        ("x{,20}y{3,}z{2,5}", 28),
+        ("[]{}]{3}", 3),  # a class holding braces, then a count
+        ("\\{9999999}", 9),  # an escaped brace is no count
+        ("(a{10}|b){10}", 120),
+        ("(?:a{1000}){1000}", patterns.MAX_EXPANSION + 1),
+        ("a{4294967294}", patterns.MAX_EXPANSION + 1),
+    ],
+)
+def test_expansion_counts_what_counted_repetitions_write_out(pattern: str, size: int) -> None:
+    assert patterns.expansion(pattern) == size
+
+
+def test_a_pattern_that_expands_without_bound_is_refused_before_it_is_compiled(noted: Path) -> None:
+    """`regex` writes counted repetitions out when it compiles: `a{4294967294}` took all memory until the kernel
+    killed the process, `(?:a{1000}){1000}` 274 MB (stdlib `re` compiled both as loops)."""
+    with Brain.open(noted, read_only=True) as brain:
+        for pattern in ("(?:a{1000}){1000}", "a{4294967294}", "((a{100}){100}){100}"):
+            with pytest.raises(InputError, match=r"SPARQL regex .* repeats too much: .* more than 10,000"):
+                brain.query(sparql(pattern))
+        assert brain.query(sparql("^a{4}$")).rows == (("short_one",),)
+
+
+def test_a_rule_pattern_that_expands_without_bound_is_refused(tmp_path: Path) -> None:
+    from kgbrain.output.answer_check import load_rules
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text('[[rule]]\nid = "big"\nviolation_patterns = ["(?:a{1000}){1000}"]\ncorrection = "x"\n')
+    with pytest.raises(InputError, match=r"rule 'big' violation_patterns: the pattern .* repeats too much"):
+        load_rules(rules)

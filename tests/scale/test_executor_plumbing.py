@@ -9,12 +9,15 @@ as it is."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from kgbrain.api import Brain
 from kgbrain.scale import verify as spark_verify
-from kgbrain.scale.daemon import installed_zips
+from kgbrain.scale.daemon import PRELOADED, installed_zips, preloaded
 from tests.conftest import FIXTURES
 
 
@@ -88,3 +91,21 @@ def test_the_driver_builds_the_views_executors_open_only_when_missing_or_stale(t
     with Brain.open(db, read_only=True) as brain:
         brain.persist_views()
         assert brain.reasoner._graph is None
+
+
+def test_the_daemon_imports_the_reasoner_only_when_numpy_starts_no_threads() -> None:
+    assert "kgbrain.reasoning.answering.reasoner" in preloaded({"OMP_NUM_THREADS": "1"})
+    assert "kgbrain.reasoning.answering.reasoner" in preloaded({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "4"})
+    for environ in ({}, {"OMP_NUM_THREADS": "2"}, {"OPENBLAS_NUM_THREADS": "4", "OMP_NUM_THREADS": "1"}):
+        assert preloaded(environ) == PRELOADED
+    code = (
+        "import os, sys\n"
+        "from kgbrain.scale.daemon import preloaded\n"
+        "import importlib\n"
+        "for name in preloaded(os.environ): importlib.import_module(name)\n"
+        "print(len(os.listdir('/proc/self/task')), 'numpy' in sys.modules)\n"
+    )
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.split() == ["1", "True"]  # numpy imported, and this process still has its one thread

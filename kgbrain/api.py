@@ -1083,6 +1083,11 @@ def _think_at(
     from kgbrain.reasoning.views.timed import TimedStore
 
     whole: Brain = brain.__dict__.get("_whole", brain)
+    if asked.asks in (Asks.BEFORE, Asks.AFTER):
+        day = _next_to(whole, parsed or whole.reasoner.understand(words), asked)
+        if day is None:  # "before" no stated value of the question's relation: the question as it was
+            return _think_at(brain, question, None, question, None, goal_type, priority)
+        asked = replace(asked, asks=Asks.AT, when=day)
     if asked.asks in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):
         window = _own_window(whole, parsed or whole.reasoner.understand(words), asked.when)
         timed = _as_of(whole, window, whole._timeline())
@@ -1097,6 +1102,57 @@ def _think_at(
     words = time_sentence(asked, output.language, spans)
     reading = f"{asked.phrase!r} read as {asked.asks.value}{' ' + asked.when if asked.when else ''}"
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
+
+
+def _next_to(whole: Brain, q: Question, asked: TimeInQuestion) -> str | None:
+    """The day "before X" / "after X" names for a question for a relation's value ("Who coached Zenit before
+    Spalletti?"): the last day of the latest other value that ended before X's stated interval started, or the first
+    day of the earliest that started after it ended (a gap between them skipped); None when the words name no value
+    of the question's relation with a stated interval, or none came before (after) it."""
+    from kgbrain.reasoning.nlu.question import Intent
+    from kgbrain.reasoning.nlu.when import Asks
+
+    named = list(dict.fromkeys(whole.reasoner.linker.link(asked.when or "")))
+    if q.intent is not Intent.WH or len(q.concepts) != 1 or len(named) != 1:
+        return None
+    terms = _terms(whole, q.concepts[0], named[0], q.verb)
+    return _neighbour_day(*terms, before=asked.asks is Asks.BEFORE) if terms is not None else None
+
+
+Span = tuple["datetime | None", "datetime | None"]
+
+
+def _terms(whole: Brain, holder: str, value: str, verb: str) -> tuple[list[Span], list[Span]] | None:
+    """The stated intervals of `holder`'s relation to `value` and of its other values (None: it has no stated
+    interval with `value`); the relation is the one they share, the question's `verb` when they share several."""
+    held = whole._timeline().intervals
+    facts = [f for f in ConceptFacts.of(whole.store, holder).facts
+             if f.subject == holder and f.object is not None and f.polarity and f.fact_id in held]  # fmt: skip
+    own = [f for f in facts if f.object == value]
+    if len({f.predicate for f in own}) > 1:
+        own = [f for f in own if f.predicate == verb]
+    if not own:
+        return None
+    predicate = own[0].predicate
+    mine = [held[f.fact_id] for f in own if f.predicate == predicate]
+    return mine, [held[f.fact_id] for f in facts if f.predicate == predicate and f.object != value]
+
+
+def _neighbour_day(mine: list[Span], others: list[Span], *, before: bool) -> str | None:
+    """The last day of the latest of `others` ending before `mine` start, or the first of the earliest starting
+    after they end; a hand-over day belongs to both (the successor holds on it: Timeline.holding)."""
+    from datetime import timedelta
+
+    from kgbrain.timeline import Window, render_to
+
+    always, day = Window.always(), timedelta(days=1)
+    if before:
+        start = min(s or always.start for s, _ in mine)
+        ends = [e for _, e in others if e is not None and e <= start + day]
+        return min(render_to(max(ends))[:10], (start - day).date().isoformat()) if ends else None
+    end = max(e or always.end for _, e in mine)
+    starts = [s for s, _ in others if s is not None and s >= end - day]
+    return min(starts).date().isoformat() if starts else None
 
 
 def _own_window(whole: Brain, q: Question, when: str | None) -> Window:

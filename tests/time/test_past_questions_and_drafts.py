@@ -1,6 +1,8 @@
 """Past-tense questions of quality and drafts out of time (#24).
 
 - «Каким было / Какой была / Какими были / Каков был … в 2012 году?» ask what «Каково … ?» asks, as of that year;
+- "Who was the coach of Zenit before Spalletti?", «Кто был тренером Спартака после Эмери?» are asked as of the day
+  before (after) that coach's term, the next term across a gap;
 - a draft checked `--as-of` a year when its claim is out of time while another value of the functional relation
   holds then is contradicted (it was left without a verdict), supported when it holds, and left alone when nothing
   does; the same on the library, the CLI, HTTP and MCP.
@@ -11,6 +13,7 @@ What holds in a year is computed from tests/time/seasons.py's tables, not by kgb
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +67,27 @@ def _questions() -> list[tuple[str, str, Any]]:
     return out
 
 
-QUESTIONS = _questions()
+GENITIVE = {"advocaat": "Адвоката", "spalletti": "Спаллетти", "villas_boas": "Виллаш-Боаша", "karpin": "Карпина",
+            "emery": "Эмери", "carrera": "Карреры"}  # fmt: skip
+
+
+def _next_to() -> list[tuple[str, str, Any]]:
+    """ "Who was the coach of X before / after Y?": the coach whose term came just before / after Y's (a gap
+    between terms skipped)."""
+    out: list[tuple[str, str, Any]] = []
+    for club, terms in COACHES.items():
+        g = name(club, "ru") + "а"
+        for (a, _, _), (b, _, _) in pairwise(terms):
+            out += [
+                (f"Who was the coach of {name(club, 'en')} before {name(b, 'en')}?", "en", name(a, "en")),
+                (f"Who coached {name(club, 'en')} after {name(a, 'en')}?", "en", name(b, "en")),
+                (f"Кто был тренером {g} до {GENITIVE[b]}?", "ru", name(a, "ru")),
+                (f"Кто был тренером {g} после {GENITIVE[a]}?", "ru", name(b, "ru")),
+            ]
+    return out
+
+
+QUESTIONS = _questions() + _next_to()
 # (draft, language, coach, club): each claims `club coach coach`
 DRAFTS = [
     ("{coach} coached {club}.", "en"),

@@ -25,6 +25,8 @@ class Asks(str, Enum):
     UNTIL = "until"  # when it stops holding
     SINCE = "since"  # when it started holding
     WHEN = "when"  # when it holds: its interval ("When was X the P of Y?"), asked over all time
+    BEFORE = "before"  # as of the day before a named value started holding ("Who coached Zenit before Spalletti?")
+    AFTER = "after"  # as of the day after it stopped holding
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,7 @@ class TimeInQuestion:
     """A question's time expression: what it asks, the written time (AT only), and the question without it."""
 
     asks: Asks
-    when: str | None  # UNTIL/SINCE in a conversation: the time what they ask about was found at
+    when: str | None  # UNTIL/SINCE in a conversation: the time what they ask about was found at; BEFORE/AFTER: a name
     question: str
     phrase: str  # the words read as time, as written
 
@@ -49,6 +51,11 @@ _PATTERNS: tuple[tuple[Asks, re.Pattern[str]], ...] = tuple(
         (Asks.SINCE, r"(?<!\w)(?:с какого (?:числа|времени|года|момента)|с каких пор)(?!\w)"),
         (Asks.AT, rf"\b(?:in|during|as of|on|at)\s+(?:the year\s+)?(?P<date>{_DATE})\b"),
         (Asks.AT, rf"(?<!\w)(?:в|на|по состоянию на|к)\s+(?P<date>{_DATE})(?:\s*(?:году|года|г\.|год))?(?!\w)"),
+        # "before Spalletti", «до Спаллетти», «после Адвоката»: `date` holds the name (api._think_at finds its interval)
+        (Asks.BEFORE, r"\s+before\s+(?P<date>(?!\d)[^?,]+?)(?=\s*\?*\s*$)"),
+        (Asks.AFTER, r"\s+after\s+(?P<date>(?!\d)[^?,]+?)(?=\s*\?*\s*$)"),
+        (Asks.BEFORE, r"\s+до\s+(?P<date>(?!\d)(?!того\b)[^?,]+?)(?=\s*\?*\s*$)"),
+        (Asks.AFTER, r"\s+после\s+(?P<date>(?!\d)(?!того\b)[^?,]+?)(?=\s*\?*\s*$)"),
         (Asks.AT, r"\b(?:in\s+)?(?P<year>last|this|next)\s+year\b"),
         (Asks.AT, r"(?<!\w)в\s+(?P<year>позапрошлом|прошлом|этом|текущем|следующем)\s+году(?!\w)"),
         (Asks.NOW, r"\b(?:still|currently|now|at present|today|nowadays)\b"),

@@ -5,7 +5,8 @@
   before (after) that coach's term, the next term across a gap;
 - a draft checked `--as-of` a year when its claim is out of time while another value of the functional relation
   holds then is contradicted (it was left without a verdict), supported when it holds, and left alone when nothing
-  does; the same on the library, the CLI, HTTP and MCP.
+  does; the same on the library, the CLI, HTTP and MCP;
+- "Who was Zenit's coach in 2010?", "Zenit's coach is Advocaat.": the possessive read as "the coach of Zenit".
 
 What holds in a year is computed from tests/time/seasons.py's tables, not by kgbrain.
 """
@@ -63,6 +64,7 @@ def _questions() -> list[tuple[str, str, Any]]:
                 (f"Какой была вместимость стадиона {g} в {year} году?", "ru", capacity),
                 (f"Каким было значение вместимости стадиона {g} в {year} году?", "ru", capacity),
                 (f"Who was the coach of {name(club, 'en')} in {year}?", "en", coach and name(coach, "en")),
+                (f"Who was {name(club, 'en')}'s coach in {year}?", "en", coach and name(coach, "en")),
             ]
     return out
 
@@ -93,6 +95,7 @@ DRAFTS = [
     ("{coach} coached {club}.", "en"),
     ("{coach} coaches {club}.", "en"),
     ("The coach of {club} is {coach}.", "en"),
+    ("{club}'s coach is {coach}.", "en"),
     ("{coach} тренирует {club}.", "ru"),
     ("Тренер {club} — {coach}.", "ru"),
 ]

@@ -139,11 +139,9 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         return first
     found = _understand(r, q)
     if found.intent is Intent.UNKNOWN or found.unresolved:
-        from kgbrain.reasoning.nlu.relations import read_relation
-
-        reading = read_relation(r, r.vocabulary(), q)
-        if reading is not None:
-            return replace(reading.question, tied=reading.options)
+        better = _read_again(r, q)
+        if better is not None:
+            return better
     if found.intent is Intent.WH and found.concepts and not found.unresolved:
         own = _own_label_reading(r, q, found)
         if own is not None:  # «Что используется для …?»: the KB's label «используется для», not the verb table's
@@ -156,6 +154,36 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         if rest:
             return found.with_links(Intent.UNKNOWN, found.concepts, (rest,))
     return found
+
+
+def _read_again(r: ConceptLinks, q: Question) -> Question | None:
+    """A question the patterns leave with words unexplained, read with "X's P" as "the P of X", else as concepts
+    plus a relation phrase (relations.py); None when neither explains it."""
+    if _POSSESSIVE.search(q.text):
+        again = _without_possessive(r, q)
+        if again is not None:  # "Who is Zenit's coach?" as "Who is the coach of Zenit?"
+            return again
+    from kgbrain.reasoning.nlu.relations import read_relation
+
+    reading = read_relation(r, r.vocabulary(), q)
+    return replace(reading.question, tied=reading.options) if reading is not None else None
+
+
+# "Zenit's coach" (one word before the possessive; the name after it runs to a copula or the end).
+_POSSESSIVE = re.compile(
+    r"(?<![\w'’])(?P<x>[\w-]+)['’]s\s+(?P<p>[\w-]+(?:\s+[\w-]+)*?)(?=\s+(?:is|was|are|were)\b|\s*[?.!]*\s*$)"
+)
+
+
+def _without_possessive(r: ConceptLinks, q: Question) -> Question | None:
+    """The question with "X's P" said as "the P of X", understood whole (None: that explains no more)."""
+    from kgbrain.reasoning.nlu.question import parse_question
+
+    text = _POSSESSIVE.sub(lambda m: f"the {m['p']} of {m['x']}", q.text, count=1)
+    again = understand(r, parse_question(text))
+    if again.intent is Intent.UNKNOWN or again.unresolved or not again.linked:
+        return None
+    return replace(again, text=q.text)
 
 
 def _first_reading(r: ConceptLinks, q: Question) -> Question | None:

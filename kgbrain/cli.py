@@ -932,23 +932,25 @@ def _echo_steps(steps: Any) -> None:
 @cli.command()
 @click.argument("concept")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@as_of_option
 @pass_session
-def why(session: Session, concept: str, as_json: bool) -> None:
+def why(session: Session, concept: str, as_json: bool, as_of: str | None) -> None:
     """Show the causal chains that lead to CONCEPT, strongest first."""
-    _echo_paths(session.brain().why(concept), as_json)
+    _echo_paths(session.brain().at(as_of).why(concept), as_json)
 
 
 @cli.command()
 @click.argument("source")
 @click.argument("target")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@as_of_option
 @pass_session
-def path(session: Session, source: str, target: str, as_json: bool) -> None:
+def path(session: Session, source: str, target: str, as_json: bool, as_of: str | None) -> None:
     """Show causal paths from SOURCE to TARGET (product of confidences; prevents flips the sign).
 
     Without one, show how the two are associated (a chain of facts in either direction).
     """
-    brain = session.brain()
+    brain = session.brain().at(as_of)
     paths = brain.path(source, target)
     _echo_paths(paths, as_json)
     if not paths and not as_json:
@@ -975,12 +977,13 @@ def _echo_paths(paths: Any, as_json: bool) -> None:
 @cli.command()
 @click.argument("concept")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@as_of_option
 @pass_session
-def like(session: Session, concept: str, as_json: bool) -> None:
+def like(session: Session, concept: str, as_json: bool, as_of: str | None) -> None:
     """Show concepts structurally similar to CONCEPT and what they share (hypotheses, not proofs)."""
     from kgbrain.models import AnalogyOut
 
-    found = session.brain().like(concept)
+    found = session.brain().at(as_of).like(concept)
     if as_json:
         echo_json([AnalogyOut.from_analogy(a).model_dump() for a in found])
         return

@@ -820,6 +820,7 @@ class ConceptQuery(_In):
 
     concept: Text
     limit: PathLimit = 5
+    as_of: AsOf = None
 
 
 class PathQuery(_In):
@@ -828,6 +829,7 @@ class PathQuery(_In):
     source: Text
     target: Text
     limit: PathLimit = 5
+    as_of: AsOf = None
 
 
 # The MCP tools' arguments (tools/list publishes these schemas; a call is validated by the same model).

@@ -381,20 +381,24 @@ async def _explain(service: Service, request: Request, limits: Limits) -> Respon
 
 async def _why(service: Service, request: Request, limits: Limits) -> Response:
     q = _params(request, ConceptQuery)
-    return _json(await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.why(q.concept, limit=q.limit)]))
+    return _json(
+        await service.read(lambda b: [CausalPathOut.from_path(p) for p in b.at(q.as_of).why(q.concept, limit=q.limit)])
+    )
 
 
 async def _path(service: Service, request: Request, limits: Limits) -> Response:
     q = _params(request, PathQuery)
     found = await service.read(
-        lambda b: [CausalPathOut.from_path(p) for p in b.path(q.source, q.target, limit=q.limit)]
+        lambda b: [CausalPathOut.from_path(p) for p in b.at(q.as_of).path(q.source, q.target, limit=q.limit)]
     )
     return _json(found)
 
 
 async def _like(service: Service, request: Request, limits: Limits) -> Response:
     q = _params(request, ConceptQuery)
-    return _json(await service.read(lambda b: [AnalogyOut.from_analogy(a) for a in b.like(q.concept, limit=q.limit)]))
+    return _json(
+        await service.read(lambda b: [AnalogyOut.from_analogy(a) for a in b.at(q.as_of).like(q.concept, limit=q.limit)])
+    )
 
 
 SPECS: tuple[Spec, ...] = (

@@ -475,10 +475,13 @@ class Reasoner:
         found = causal.paths_between(self.causal_graph(), source, target, limit=limit)
         if found:
             return found
-        # Longer than the best-first bound (causal.MAX_HOPS): Kùzu's BFS form finds one shortest path up to 12.
+        # Longer than the best-first bound (causal.MAX_HOPS): Kùzu's BFS form finds one shortest path up to 12. As of
+        # a time, a path through a fact out of time is none (the statement reads the stored statuses).
+        outside: frozenset[str] = getattr(self.store, "outside", frozenset())
         return [
             path
             for row in self.lookups.run("cau_shortest", source=source, target=target)
+            if not outside.intersection(row["fact_ids"] or ())
             for path in causal.from_row(source, row)
         ]
 

@@ -469,7 +469,7 @@ class Brain:
         Raises:
             InputError: no fact has this id.
         """
-        rows = self.store.run("tms_facts_get", ids=[fact_id])
+        rows = self._current().store.run("tms_facts_get", ids=[fact_id])  # as of now or this Brain's time
         if not rows:
             raise UnknownItem(f"Unknown fact {fact_id!r}")
         return fact_from_row(rows[0])
@@ -906,7 +906,7 @@ class Brain:
         """
         from kgbrain.reasoning.tms.proofs import explain
 
-        proof = explain(self.store, fact_id)
+        proof = explain(self._current().store, fact_id)  # a fact out of time then reads `out_of_time`
         if proof is None:
             raise UnknownItem(f"Unknown fact {fact_id!r}; `kgbrain facts CONCEPT` shows fact ids.")
         return proof

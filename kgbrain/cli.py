@@ -697,8 +697,9 @@ def rules(session: Session, cypher: bool, as_json: bool) -> None:
 @cli.command()
 @click.argument("fact_id")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@as_of_option
 @pass_session
-def explain(session: Session, fact_id: str, as_json: bool) -> None:
+def explain(session: Session, fact_id: str, as_json: bool, as_of: str | None) -> None:
     """Show how FACT_ID holds: its derivation tree down to sourced facts, each step with its rule id.
 
     With --json: the fact with its provenance and status, that tree, and the conflicts it is part of (the body of
@@ -709,9 +710,9 @@ def explain(session: Session, fact_id: str, as_json: bool) -> None:
     if as_json:
         from kgbrain.models import ExplanationOut
 
-        echo_json(ExplanationOut.of(session.brain(), fact_id).model_dump())
+        echo_json(ExplanationOut.of(session.brain().at(as_of), fact_id).model_dump())
         return
-    for line in proof_lines(session.brain().explain(fact_id)):
+    for line in proof_lines(session.brain().at(as_of).explain(fact_id)):
         click.echo(line)
 
 

@@ -904,6 +904,13 @@ class ExplainTool(_In):
     """`explain`."""
 
     fact_id: Name
+    as_of: AsOf = None
+
+
+class AsOfQuery(_In):
+    """`GET /v1/facts/{id}/explain?as_of=...`: as of when the fact's status is read."""
+
+    as_of: AsOf = None
 
 
 # -- validation errors, flattened to the project's one-line messages -----------------------------------------

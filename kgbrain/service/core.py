@@ -557,10 +557,10 @@ class Service:
 
         return await self.write(run)
 
-    async def explain(self, fact_id: str) -> ExplanationOut:
-        """A fact's provenance and status, and the conflicts it is part of."""
+    async def explain(self, fact_id: str, *, as_of: str | None = None) -> ExplanationOut:
+        """A fact's provenance and status (as of `as_of`; None: now), and the conflicts it is part of."""
 
-        return await self.read(lambda b: ExplanationOut.of(b, fact_id))
+        return await self.read(lambda b: ExplanationOut.of(b.at(as_of), fact_id))
 
     async def query(
         self, text: str, *, cursor: str | None = None, limit: int = 100, as_of: str | None = None

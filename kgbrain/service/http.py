@@ -40,6 +40,7 @@ from kgbrain.models import (
     AnalogyOut,
     AskIn,
     AskOut,
+    AsOfQuery,
     CausalPathOut,
     CheckAnswerIn,
     CheckAnswerOut,
@@ -376,7 +377,8 @@ async def _query_route(service: Service, request: Request, limits: Limits) -> Re
 
 
 async def _explain(service: Service, request: Request, limits: Limits) -> Response:
-    return _json(await service.explain(request.path_params["fact_id"]))
+    q = _params(request, AsOfQuery)
+    return _json(await service.explain(request.path_params["fact_id"], as_of=q.as_of))
 
 
 async def _why(service: Service, request: Request, limits: Limits) -> Response:
@@ -503,6 +505,7 @@ SPECS: tuple[Spec, ...] = (
         "/v1/facts/{fact_id}/explain",
         "Where a fact comes from: provenance, derivation tree (rule ids down to sourced facts), conflicts",
         _explain,
+        query=AsOfQuery,
         returns=ExplanationOut,
     ),
     Spec(

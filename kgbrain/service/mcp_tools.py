@@ -191,7 +191,7 @@ async def _conflicts(service: Service, a: ConflictsTool, client: str) -> str:
 
 
 async def _explain(service: Service, a: ExplainTool, client: str) -> str:
-    return await _call(lambda: service.explain(a.fact_id))
+    return await _call(lambda: service.explain(a.fact_id, as_of=a.as_of))
 
 
 TOOLS: tuple[ToolSpec, ...] = (

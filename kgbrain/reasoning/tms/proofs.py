@@ -20,6 +20,7 @@ from kgbrain.reasoning.tms.withdraw import WITHDRAWN_BY, Withdrawal, withdraw_su
 from kgbrain.ruleset import DERIVED_SOURCE_PREFIX
 from kgbrain.store.protocol import GraphStore, Lookups, Row
 from kgbrain.store.rows import facts_by_id
+from kgbrain.timeline import render_from, render_to
 
 __all__ = ["WITHDRAWN_BY", "Proof", "Withdrawal", "explain", "explain_many", "proof_json", "proof_lines", "withdraw"]
 
@@ -157,7 +158,7 @@ def proof_lines(proof: Proof, depth: int = 0) -> list[str]:
     how = f"by rule {proof.rule}" if proof.rule else f"from {f.source}"
     more = f", {proof.alternatives} more derivation(s)" if proof.alternatives else ""
     lost = "" if proof.status == "active" else " (support lost)"
-    state = f"{how}{more}, conf {f.confidence:.2f}, {f.status.value}"
+    state = f"{how}{more}, conf {f.confidence:.2f}, {f.status.value}{_interval(f)}"
     line = f"{'  ' * depth}{f.fact_id}  {f.subject} {sign}{f.predicate} {f.target}  [{state}]{lost}"
     out = [line + (" (cycle)" if proof.cycle else "")]
     for p in proof.premises:
@@ -180,4 +181,15 @@ def proof_json(proof: Proof) -> dict[str, object]:
         "rule": proof.rule,
         "alternatives": proof.alternatives,
         "premises": [proof_json(p) for p in proof.premises],
+        **({"valid_from": render_from(f.valid_from)} if f.valid_from is not None else {}),
+        **({"valid_to": render_to(f.valid_to)} if f.valid_to is not None else {}),
     }
+
+
+def _interval(f: Fact) -> str:
+    """What a proof line says of a fact's stated interval (", valid 2010-01-01..2014-12-31"; nothing without one)."""
+    if f.valid_from is None and f.valid_to is None:
+        return ""
+    start = render_from(f.valid_from) if f.valid_from is not None else ""
+    end = render_to(f.valid_to) if f.valid_to is not None else ""
+    return f", valid {start}..{end}"

@@ -23,6 +23,10 @@ MINIMAL: dict[str, dict[str, object]] = {
     "/v1/check-answer": {"draft": "A neuron is a cell."},
     "/v1/facts": {"concept": "neuron"},
     "/v1/query": {"query": "is_a(X, Y)"},
+    "/v1/why": {"concept": "neuron"},
+    "/v1/path": {"source": "neuron", "target": "cell"},
+    "/v1/like": {"concept": "neuron"},
+    "/v1/facts/{fact_id}/explain": {},  # a fact of the demo's neuron in the path (_send)
 }
 
 
@@ -35,10 +39,14 @@ DATED = [spec for spec in SPECS if _dated(spec)]
 
 
 def _send(app: TestClient, spec: Spec, data: dict[str, object]) -> tuple[int, str]:
+    path = spec.path
+    if "{fact_id}" in path:
+        facts = app.get("/v1/facts", params={"concept": "neuron"}).json()["facts"]
+        path = path.replace("{fact_id}", facts[0]["fact_id"])
     if spec.body is not None:
-        r = app.request(spec.method, spec.path, json=data)
+        r = app.request(spec.method, path, json=data)
     else:
-        r = app.request(spec.method, spec.path, params=data)  # type: ignore[arg-type]
+        r = app.request(spec.method, path, params=data)  # type: ignore[arg-type]
     return r.status_code, r.json()["error"] if r.status_code >= 400 else ""
 
 

@@ -33,7 +33,7 @@ def _norm(holder: str, predicate: str, action: str, polarity: bool = True) -> di
     return _fact(holder, predicate, action, polarity, authority="NORM", trust=0.95)
 
 
-_ATTRIBUTES = ("founding_year", "closing_time", "opening_time", "rental_period", "weight", "duration")
+_ATTRIBUTES = ("founding_year", "closing_time", "opening_time", "rental_period", "weight", "duration", "lift_speed")
 ROWS: list[dict[str, Any]] = [
     *_names("museum", "museum", "музей"),
     *_names("art_museum", "art museum", "художественный музей"),
@@ -43,6 +43,8 @@ ROWS: list[dict[str, Any]] = [
     *_names("riverside_gallery", "Riverside Gallery", "Галерея на набережной"),
     *_names("naval_museum", "naval history museum", "военно-морской музей"),
     *_names("lighthouse", "The Old Lighthouse", "Старый маяк"),
+    *_names("panorama_lift", "panoramic lift", "панорамный лифт"),
+    *_names("lift_speed", "lifting speed", "скорость подъёма"),
     *_names("visitor", "visitor", "посетитель"),
     *_names("curator", "curator", "хранитель"),
     *_names("exhibit", "exhibit", "экспонат"),
@@ -93,6 +95,7 @@ ROWS: list[dict[str, Any]] = [
     _value("audio_guide", "rental_period", 3, "hours"),
     _value("anchor_exhibit", "weight", 850, "kg"),
     _value("guided_tour", "duration", 90, "min"),
+    _value("panorama_lift", "lift_speed", 2, "m/s"),
 ]
 
 

@@ -309,3 +309,25 @@ def test_verify_and_check_answer_say_a_year_as_a_year(brain: Brain) -> None:
         "The Maritime Museum was founded in 1905.", question="When was the Maritime Museum founded?"
     )
     assert "1911 year" not in report.text, report.text
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How fast does the panoramic lift go?", "2 m/s"),  # the verb carries the holder's one speed
+        ("С какой скоростью едет панорамный лифт?", "2"),
+        ("Какого веса бронзовый якорь?", "850 кг"),
+    ],
+)
+def test_a_degree_carried_by_a_verb_asks_the_holders_measure(brain: Brain, question: str, said: str) -> None:
+    answer = brain.ask(question)
+    assert answer.intent == "value", answer.text
+    assert said in answer.text, answer.text
+
+
+@pytest.mark.parametrize(
+    "question", ["How fast does the bronze anchor sink?", "How heavy is the panoramic lift?", "How old is the anchor?"]
+)
+def test_a_degree_the_holder_has_no_measure_for_is_not_answered(brain: Brain, question: str) -> None:
+    answer = brain.ask(question)
+    assert answer.action != "respond_direct", answer.text

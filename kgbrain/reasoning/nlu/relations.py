@@ -59,7 +59,7 @@ _DETERMINERS = frozenset({"which", "what"} | {w for w in _WH_RU if w.startswith(
 # a bee have?" the number of wings): the degree word is read as the measure's nouns, which may stay unexplained.
 _DEGREES = {
     "long": ("time", "duration", "period", "length"),
-    "fast": ("speed", "velocity", "rate"),
+    "fast": ("speed", "velocity", "rate", "скорость"),
     "far": ("distance",),
     "heavy": ("weight", "mass"),
     "old": ("age",),
@@ -85,6 +85,19 @@ _LIGHT |= {"открыто", "открыты", "можно", "могу", "мож
 _LIGHT |= {"выдаются", "выдаёт", "выдает", "дают", "дается", "даются"}
 # «До скольки …?», "Until what time …?", "How late …?": the hour something stops, its closing time.
 _CLOSING = ("closing", "close", "time", "закрытия", "время")
+# Russian degree phrases ("how fast", "how high"), by the measure nouns they ask.
+_RU_MEASURES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("с", "какой", "скоростью"): ("скорость", "speed"),
+    ("на", "какую", "высоту"): ("высота", "height"),
+    ("на", "какую", "глубину"): ("глубина", "depth"),
+    ("на", "какое", "расстояние"): ("расстояние", "distance"),
+    ("какой", "высоты"): ("высота", "height"),
+    ("какой", "длины"): ("длина", "length"),
+    ("какой", "глубины"): ("глубина", "depth"),
+    ("какой", "ширины"): ("ширина", "width"),
+    ("какого", "веса"): ("вес", "weight"),
+    ("какой", "массы"): ("масса", "weight"),
+}
 _OPEN_VERBS = frozenset({"open", "opened", "work", "works", "работает", "работают", "открыт", "открыта", "открыто"})
 _OPEN_VERBS |= {"открыты"}
 _CLOSING_OPENINGS: tuple[tuple[str, ...], ...] = (("until", "what", "time"), ("till", "what", "time"))
@@ -238,6 +251,9 @@ def asks_measure(text: str) -> bool:
 def _degree(tokens: list[str]) -> tuple[set[int], tuple[str, ...]] | None:
     """The positions of a degree question's words ("how long", «сколько дней») and the measure nouns they ask."""
     for i in range(min(3, len(tokens))):
+        measured = next((o for o in _RU_MEASURES if tuple(tokens[i : i + len(o)]) == o), None)
+        if measured is not None:  # «С какой скоростью летает пчела?»: the measure its noun names
+            return set(range(i, i + len(measured))), _RU_MEASURES[measured]
         opening = next((o for o in _CLOSING_OPENINGS if tuple(tokens[i : i + len(o)]) == o), None)
         if opening is not None:  # "open" after "until what time" says the closing time, not the opening one
             verbs = {k for k, t in enumerate(tokens) if t in _OPEN_VERBS}
@@ -309,14 +325,16 @@ def _read(
     if not concepts:
         return None
     relations = frozenset(r.graph().pred_names)
-    only = relations if yes_no and len(concepts) >= 2 else None
-    if hints and len(concepts) == 1:  # "How long can I keep an audio guide?": a measure the holder has
-        only = _held_attributes(r, concepts[0], relations) or None
+    only = _candidates(r, concepts, relations, yes_no, hints)
     ranked = _ranked(lexicon.match(phrase, only=only), said, bool(wh & _WHERE))
     if not ranked:
         return None
     best = ranked[0][1]
-    if any(i not in best.explained and i not in free and not _filler(w) for i, w in enumerate(phrase[:said])):
+    left = [
+        phrase[i] for i, w in enumerate(phrase[:said]) if i not in best.explained and i not in free and not _filler(w)
+    ]
+    carried = bool(hints) and only is not None and hints not in _COUNT_HINTS
+    if left and not (carried and _carried_by_verb(left, ranked, said, tokens, q.language)):
         return None  # a word no name explains: the question asks something else
     tied = tuple(m.predicate for k, m in ranked[1:] if k == ranked[0][0] and m.explained == best.explained)
     # "Which grape varieties grow in Mosel?": a class right after a determiner wh-word is what the answers are;
@@ -324,6 +342,35 @@ def _read(
     classed = bool(mentions) and mentions[0].start > 0 and tokens[mentions[0].start - 1] in _DETERMINERS
     read = _question_of(r, q, concepts, best.predicate, yes_no, relations, classed)
     return Reading(read, best, tied) if read is not None else None
+
+
+def _candidates(
+    r: ConceptLinks, concepts: list[str], relations: frozenset[str], yes_no: bool, hints: tuple[str, ...]
+) -> frozenset[str] | None:
+    """The predicates a phrase may name (None: any): relations for a yes/no about two concepts, the holder's own
+    measures for a degree question ("How long can I keep an audio guide?")."""
+    if hints and len(concepts) == 1:
+        return _held_attributes(r, concepts[0], relations) or None
+    return relations if yes_no and len(concepts) >= 2 else None
+
+
+def _carried_by_verb(
+    left: list[str], ranked: list[tuple[tuple[int, float], RelationMatch]], said: int, tokens: list[str], lang: str
+) -> bool:
+    """ "How fast does a worker bee fly?": a degree question whose measure is the one measure of the holder its
+    degree word names (flight speed), the one word left being the verb that carries it (the last word in English,
+    a verb in Russian; "How many legs does a neuron have?" leaves a noun)."""
+    if len(left) != 1 or len(ranked) != 1 or not any(i >= said for i in ranked[0][1].explained):
+        return False
+    if lang == "ru":
+        from kgbrain.language import is_verb
+
+        return is_verb(left[0])
+    return bool(tokens) and tokens[-1] == left[0]
+
+
+# The hints of a count ("how many", «сколько»): a count is never carried by a verb.
+_COUNT_HINTS = (("number", "count"), ("число", "количество"), ("amount", "quantity"))
 
 
 def _ranked(matches: list[RelationMatch], said: int, where: bool) -> list[tuple[tuple[int, float], RelationMatch]]:

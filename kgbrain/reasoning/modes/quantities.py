@@ -82,9 +82,27 @@ def compare(stored: str, claimed: str) -> Comparison:
 
 
 def _latin_unit(unit: str) -> str:
-    """ "мВ" -> "mV", "м/с" -> "m/s", a unit word in any form -> its unit («года» -> year); another Cyrillic word
-    is kept (pint will name it)."""
+    """ "мВ" -> "mV", "м/с" -> "m/s", a unit word in any form -> its unit («года» -> year), a currency in words or
+    signs -> its ISO code («рублей», "roubles", "₽" -> RUB); another Cyrillic word is kept (pint will name it)."""
+    currency = _currency(unit)
+    if currency is not None:
+        return currency
     return _CYRILLIC_UNIT.sub(lambda m: _RU_UNITS.get(m.group(0)) or unit_of_word(m.group(0)) or m.group(0), unit)
+
+
+# Currencies by sign, code and word stem (English and Russian, any form): a price is compared in its own currency,
+# never converted (two currencies are incomparable: pint knows none).
+_CURRENCIES = (
+    ("RUB", re.compile(r"^(?:₽|rub|rur|руб\.?|рубл[ьяейюём]\w*|roubles?|rubles?)$", re.IGNORECASE)),
+    ("EUR", re.compile(r"^(?:€|eur|euros?|евро)$", re.IGNORECASE)),
+    ("USD", re.compile(r"^(?:\$|usd|us\$|dollars?|доллар\w*)$", re.IGNORECASE)),
+    ("GBP", re.compile(r"^(?:£|gbp|pounds? sterling|фунт\w* стерлинг\w*)$", re.IGNORECASE)),
+)
+
+
+def _currency(unit: str) -> str | None:
+    text = unit.strip()
+    return next((code for code, pattern in _CURRENCIES if pattern.match(text)), None)
 
 
 def _close(x: float, y: float) -> bool:
@@ -104,5 +122,6 @@ def _convert(value: float, unit: str, target: str) -> float | str:
         return f"unknown unit {exc.unit_names[0] if exc.unit_names else unit!r}"
     except pint.errors.DimensionalityError:
         return f"{unit!r} and {target!r} measure different quantities"
-    except (pint.errors.PintError, ValueError, AttributeError) as exc:  # a unit text pint cannot parse at all
-        return f"cannot read the unit {unit!r} or {target!r} ({exc})"
+    except (pint.errors.PintError, ValueError, AttributeError, AssertionError) as exc:
+        # a unit text pint cannot parse at all ("€": its expression parser fails an assertion)
+        return f"cannot read the unit {unit!r} or {target!r} ({exc or type(exc).__name__})"

@@ -84,7 +84,11 @@ def _verifier(opener: PathOpener, where: KbLocation, options: VerifyOptions) -> 
     key = (_opener_key(opener), where, options)
     if _EXECUTOR.verifier is None or _EXECUTOR.key != key:
         if _EXECUTOR.checker is not None:
+            atexit.unregister(_EXECUTOR.checker.close)
             _EXECUTOR.checker.close()  # another knowledge base: each open holds a large address-space reservation
+            # Its views were frozen (`_settle`) and hold reference cycles: back to the collector, to be freed.
+            gc.unfreeze()
+            _EXECUTOR.key = _EXECUTOR.verifier = _EXECUTOR.checker = None
         checker = opener(where.resolve())
         atexit.register(checker.close)  # close before exit: Kùzu can crash at exit when left open
         warm = getattr(checker, "warm", None)  # a Brain: every view verification reads, now, to be frozen below

@@ -5,7 +5,9 @@ worker's memory growing by the reasoner's caches each time until an open failed 
 
 from __future__ import annotations
 
+import gc
 import pickle
+import weakref
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -62,3 +64,23 @@ def test_a_worker_opens_the_knowledge_base_once_across_tasks(tmp_path: Path, mon
     finally:
         for opened in Opened.log:
             opened.close()
+
+
+def test_a_worker_lets_go_of_the_knowledge_base_it_leaves(tmp_path: Path, monkeypatch: Any) -> None:
+    # its views (hundreds of MB on a large knowledge base) must be freed, not kept by an exit hook or a freeze
+    paths = [tmp_path / "a.kuzu", tmp_path / "b.kuzu"]
+    for db in paths:
+        with Brain.open(db) as brain:
+            brain.load([FIXTURES / "claims" / "penguins_kb.jsonl"])
+    monkeypatch.setattr(spark_verify, "_EXECUTOR", spark_verify._Executor())
+    shipped = cloudpickle.dumps(partial(Brain.open, read_only=True))
+    options = VerifyOptions()
+    verifier = spark_verify._verifier(pickle.loads(shipped), KbLocation(str(paths[0])), options)
+    gone = weakref.ref(verifier.checker)
+    del verifier
+    other = spark_verify._verifier(pickle.loads(shipped), KbLocation(str(paths[1])), options)
+    try:
+        gc.collect()
+        assert gone() is None
+    finally:
+        other.checker.close()  # type: ignore[attr-defined]

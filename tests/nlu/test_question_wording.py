@@ -331,3 +331,30 @@ def test_a_degree_carried_by_a_verb_asks_the_holders_measure(brain: Brain, quest
 def test_a_degree_the_holder_has_no_measure_for_is_not_answered(brain: Brain, question: str) -> None:
     answer = brain.ask(question)
     assert answer.action != "respond_direct", answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "outcome"),
+    [
+        ("Does the Maritime Museum close at 19:00?", Outcome.SUPPORTED),
+        ("Does the Maritime Museum close at 18:30?", Outcome.REFUTED),
+    ],
+)
+def test_a_time_of_day_is_claimed_whole(brain: Brain, question: str, outcome: Outcome) -> None:
+    answer = brain.ask(question)
+    assert answer.outcome is outcome, answer.text
+    assert " 00" not in answer.text, answer.text
+
+
+@pytest.mark.parametrize("question", ["Who founded the Maritime Museum?", "Кто основал Морской музей?"])
+def test_who_is_never_answered_by_a_year(brain: Brain, question: str) -> None:
+    answer = brain.ask(question)
+    assert answer.action != "respond_direct", answer.text
+
+
+def test_clock_times_compare_as_times() -> None:
+    from kgbrain.reasoning.modes.quantities import Match, compare
+
+    assert compare("19:00", "19:00").match is Match.SAME
+    assert compare("19:00", "18:00").match is Match.DIFFERENT
+    assert compare("9:30", "09:30").match is Match.SAME

@@ -105,7 +105,7 @@ _CLOSING_OPENINGS += (("how", "late"), ("до", "скольки"), ("до", "к�
 _CLOSING_OPENINGS += (("up", "to", "what", "time"),)
 # A value at the end of a yes/no question ("Does tin melt at 232 °C?"): the claimed value of an attribute.
 _QUANTITY = re.compile(
-    r"(?<![\w.])(?P<v>[-+\u2212]?\d+(?:[.,]\d+)?)\s*(?P<u>°\s?[A-Za-zА-Яа-я]|%|[^\W\d_][\w/.²³^-]*)?\s*\??\s*$"
+    r"(?<![\w.:])(?P<v>[-+\u2212]?\d+(?:[.,]\d+|:\d{2})?)\s*(?P<u>°\s?[A-Za-zА-Яа-я]|%|[^\W\d_][\w/.²³^-]*)?\s*\??\s*$"
 )
 # A value with a degree word after it ("2000 km long", "4 m deep"): the claimed value of the measure the word asks.
 _MEASURED = re.compile(
@@ -333,6 +333,8 @@ def _read(
     left = [
         phrase[i] for i, w in enumerate(phrase[:said]) if i not in best.explained and i not in free and not _filler(w)
     ]
+    if wh & _WHO and _names_a_measure(best.name):
+        return None  # "Who founded X?" asks for a founder, never its year of foundation
     carried = bool(hints) and only is not None and hints not in _COUNT_HINTS
     if left and not (carried and _carried_by_verb(left, ranked, said, tokens, q.language)):
         return None  # a word no name explains: the question asks something else
@@ -342,6 +344,16 @@ def _read(
     classed = bool(mentions) and mentions[0].start > 0 and tokens[mentions[0].start - 1] in _DETERMINERS
     read = _question_of(r, q, concepts, best.predicate, yes_no, relations, classed)
     return Reading(read, best, tied) if read is not None else None
+
+
+_WHO = frozenset({"who", "whom", "кто", "кем", "кого", "кому"})
+_MEASURE_NOUNS = frozenset({"year", "date", "time", "number", "count", "period", "duration", "age", "length"})
+_MEASURE_NOUNS |= {"год", "года", "дата", "время", "число", "количество", "срок", "длина", "возраст"}
+
+
+def _names_a_measure(name: str) -> bool:
+    """Whether an attribute's name says it is a measure or a time (whose value no "who" asks)."""
+    return bool(_MEASURE_NOUNS.intersection(words(name.replace("_", " "))))
 
 
 def _candidates(

@@ -70,8 +70,8 @@ def compare(stored: str, claimed: str) -> Comparison:
     """Compare a stored value with a claimed one (both as text)."""
     clock = [_CLOCK.match(t.strip()) for t in (stored, claimed)]
     if clock[0] and clock[1]:  # "19:00" is a time of day, not 19 with a unit ":00"
-        same = [(int(m[1]), int(m[2])) for m in clock if m]
-        return Comparison(Match.SAME if same[0] == same[1] else Match.DIFFERENT)
+        times = [(int(m[1]), int(m[2])) for m in clock if m]
+        return Comparison(Match.SAME if times[0] == times[1] else Match.DIFFERENT)
     a, b = split_quantity(stored), split_quantity(claimed)
     if a is None or b is None:
         same = stored.strip().casefold() == claimed.strip().casefold()

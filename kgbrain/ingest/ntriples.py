@@ -10,15 +10,17 @@ shared, so a 230k-triple file costs little more memory than its distinct terms.
 from __future__ import annotations
 
 import contextlib
-import gzip
 import io
 import re
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from kgbrain.errors import InputError, OntologyError
+
+if TYPE_CHECKING:
+    import gzip
 
 LiteralTerm = tuple[str, "str | None", "str | None"]
 Term = str | LiteralTerm
@@ -113,6 +115,8 @@ def _limit(path: Path) -> int:
 def _decompress_to_limit(raw: BinaryIO, path: Path) -> None:
     """Decompress (without parsing) until the limit: a bomb raises GzipBomb here, at zlib's speed; a file whose
     trailer only claimed so much (a cut or corrupt file) ends or fails first, and its parse reports that."""
+    import gzip  # only for a .gz input: a question never loads it (tests/service/test_cli_startup.py)
+
     try:
         with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
             bounded = _Bounded(unpacked, path)
@@ -141,6 +145,8 @@ def open_maybe_gzip(path: Path) -> Iterator[tuple[BinaryIO, BinaryIO]]:
     read); yields (stream, raw file whose tell() is progress)."""
     with path.open("rb") as raw:
         if path.suffix.lower() == ".gz":
+            import gzip  # only for a .gz input, as above
+
             if _stated_size(raw) > _limit(path):  # a bomb refused before anything is parsed
                 _decompress_to_limit(raw, path)
             with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:

@@ -1081,6 +1081,7 @@ def _think_at(
     from kgbrain.output.time_words import evidence_intervals, time_sentence
     from kgbrain.reasoning.nlu.when import Asks
     from kgbrain.reasoning.views.timed import TimedStore
+    from kgbrain.timeline import Window
 
     whole: Brain = brain.__dict__.get("_whole", brain)
     if asked.asks in (Asks.BEFORE, Asks.AFTER):
@@ -1090,6 +1091,10 @@ def _think_at(
         asked = replace(asked, asks=Asks.AT, when=day)
     if asked.asks in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):
         window = _own_window(whole, parsed or whole.reasoner.understand(words), asked.when)
+        if asked.asks is Asks.SINCE and asked.when is None and window.end <= Window.now().start:
+            # "Since when is X the mayor?" of a statement that has stopped holding: not "Yes", but the answer
+            # as of now, and when it held
+            return _no_longer(whole, question, words, window, goal_type, priority, parsed)
         timed = _as_of(whole, window, whole._timeline())
     else:
         timed = whole.at(asked.when if asked.asks is Asks.AT else None)
@@ -1102,6 +1107,24 @@ def _think_at(
     words = time_sentence(asked, output.language, spans)
     reading = f"{asked.phrase!r} read as {asked.asks.value}{' ' + asked.when if asked.when else ''}"
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
+
+
+def _no_longer(
+    whole: Brain,
+    question: str,
+    words: str,
+    window: Window,
+    goal_type: str | None,
+    priority: float,
+    parsed: Question | None,
+) -> BrainOutput:
+    """A "since when" question whose statement's latest stated interval has ended: answered as of now (so "No"
+    where a successor holds), then the interval the statement held in."""
+    from kgbrain.output.time_words import held_sentence
+
+    output = whole.at(None).cognition.think(words, goal_type=goal_type, priority=priority, parsed=parsed)
+    said = held_sentence(window.start, window.end, output.language)
+    return replace(output, text=f"{output.text} {said}", question=question, reading="'since when' of a past statement")
 
 
 def _next_to(whole: Brain, q: Question, asked: TimeInQuestion) -> str | None:

@@ -57,6 +57,12 @@ def _as_of(asked: TimeInQuestion, ru: bool) -> str:
     return f"По состоянию на {asked.when}." if ru else f"As of {asked.when}."
 
 
+def held_sentence(start: datetime, end: datetime, language: str) -> str:
+    """When a statement that no longer holds did hold ("It held from 2012-01-01 to 2017-12-31.")."""
+    a, b = render_from(start), render_to(end)
+    return f"Это было верно с {a} по {b}." if language == "ru" else f"It held from {a} to {b}."
+
+
 def _held(start: datetime | None, end: datetime | None, ru: bool) -> str:
     if start is not None and end is not None:
         a, b = render_from(start), render_to(end)

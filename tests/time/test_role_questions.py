@@ -76,8 +76,14 @@ def test_since_and_until_when_give_the_interval(
              f"С какого года {_ru(person)} — директор {_ru(company)}?"]  # fmt: skip
     for question, word in zip(since, ("Since", "С"), strict=True):
         text = brain.ask(question).text
-        assert text.startswith(("Yes", "Да")), (question, text)
-        assert text.endswith(f"{word} {first}-01-01."), (question, text)
+        if last is None:  # the term holds now
+            assert text.startswith(("Yes", "Да")), (question, text)
+            assert text.endswith(f"{word} {first}-01-01."), (question, text)
+        else:  # "since when is" a term that has ended: answered as of now (a successor holds), then when it held
+            assert text.startswith(("No", "Нет")), (question, text)
+            span = f"{first}-01-01 to {last}-12-31" if word == "Since" else f"{first}-01-01 по {last}-12-31"
+            held = f"It held from {span}." if word == "Since" else f"с {span}."
+            assert text.endswith(held), (question, text)
     until = [f"Until when was {_en(person)} the director of {_en(company)}?",
              f"До какого числа {_ru(person)} был директором {_ru(company)}?"]  # fmt: skip
     for question, word in zip(until, ("Until", "До"), strict=True):

@@ -34,3 +34,20 @@ class ConceptLinks(Protocol):
     def vocabulary(self) -> KbLexicon:
         """Every stored predicate and attribute by the words that name it."""
         ...
+
+
+def classes_above(r: ConceptLinks, concept: str, limit: int | None = None) -> list[str]:
+    """The classes above `concept` (is_a / instance_of, stated and positive), in walk order; about `limit` at most."""
+    g = r.graph()
+    seen, todo = {concept}, [concept]
+    found: list[str] = []
+    while todo and (limit is None or len(found) < limit):
+        c = todo.pop()
+        if c not in g.index:
+            continue
+        for e in g.out(c):
+            if e.predicate in ("is_a", "instance_of") and e.polarity and e.object not in seen:
+                seen.add(e.object)
+                found.append(e.object)
+                todo.append(e.object)
+    return found

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgbrain.language import split_identifier, words
-from kgbrain.reasoning.nlu.links import ConceptLinks
+from kgbrain.reasoning.nlu.links import ConceptLinks, classes_above
 from kgbrain.reasoning.nlu.question import Intent, Question
 from kgbrain.reasoning.nlu.vocabulary import PARTICLES, key, same_root
 
@@ -124,23 +124,8 @@ def _most_general(r: ConceptLinks, holders: list[str]) -> str | None:
     """The one holder every other holder of the action is below (a norm for every vessel, and the tanker's
     own), or None when the holders are apart (the question must name whose norm it asks)."""
     unique = sorted(set(holders))
-    tops = [c for c in unique if all(o == c or c in _above(r, o) for o in unique)]
+    tops = [c for c in unique if all(o == c or c in classes_above(r, o) for o in unique)]
     return tops[0] if len(tops) == 1 else None
-
-
-def _above(r: ConceptLinks, concept: str) -> set[str]:
-    """The classes above `concept` (is_a / instance_of, stated and positive)."""
-    g = r.graph()
-    seen, todo = set(), [concept]
-    while todo:
-        c = todo.pop()
-        if c not in g.index:
-            continue
-        for e in g.out(c):
-            if e.predicate in ("is_a", "instance_of") and e.polarity and e.object not in seen:
-                seen.add(e.object)
-                todo.append(e.object)
-    return seen
 
 
 def norm_predicate(r: ConceptLinks, q: Question) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from kgbrain.language import words
 from kgbrain.memory.linking import Mention
 from kgbrain.reasoning.nlu.lexicon import KbLexicon, RelationMatch
-from kgbrain.reasoning.nlu.links import ConceptLinks
+from kgbrain.reasoning.nlu.links import ConceptLinks, classes_above
 from kgbrain.reasoning.nlu.question import Intent, Question
 
 # How a question opens decides what it asks: a yes/no, a place, a time, a value or the other end of a relation.
@@ -402,17 +402,9 @@ def _held_attributes(r: ConceptLinks, concept: str, relations: frozenset[str]) -
     attributes = sorted(p for p in r.predicates().declared if p not in relations)
     if not attributes:
         return frozenset()
-    g = r.graph()
-    seen, todo, held = {concept}, [concept], set()
-    while todo and len(seen) < _MAX_CLASSES:
-        c = todo.pop()
+    held: set[str] = set()
+    for c in [concept, *classes_above(r, concept, _MAX_CLASSES - 1)]:
         held |= {str(row["predicate"]) for row in r.linker.store.run("ded_values_of", subject=c, predicates=attributes)}
-        if c not in g.index:
-            continue
-        for e in g.out(c):
-            if e.predicate in ("is_a", "instance_of") and e.polarity and e.object not in seen:
-                seen.add(e.object)
-                todo.append(e.object)
     return frozenset(held)
 
 

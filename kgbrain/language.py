@@ -206,6 +206,15 @@ def _noun_parse(word: str) -> Any:
     return None
 
 
+def noun_case(word: str) -> str | None:
+    """The case of a Russian noun as written («главой»: "ablt"), its likeliest reading as a noun; None for a word
+    that reads as no noun, and for English."""
+    if not _CYRILLIC.search(word):
+        return None
+    found = next((p for p in _morph().parse(word.lower()) if p.tag.POS == "NOUN"), None)
+    return str(found.tag.case) if found is not None and found.tag.case in _CASES else None
+
+
 def inflect_phrase(phrase: str, case: str) -> str:
     """A Russian noun phrase in the nominative put into `case` ("gent", "datv", "accs", "ablt", "loct").
 

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kgbrain.language import words
+from kgbrain.language import inflect_phrase, noun_case, words
 from kgbrain.reasoning.nlu.lexicon import KbLexicon
 from kgbrain.reasoning.nlu.question import Intent, Question
 from kgbrain.reasoning.nlu.when import Asks, TimeInQuestion, read_time
@@ -231,6 +231,7 @@ def _one_slot(
 
 
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def _predicate_of(q: Question) -> str:
@@ -281,8 +282,6 @@ def _asked_of(
     holder = typed.object if typed.intent is Intent.WH and typed.object in typed.concepts else typed.concepts[0]
     name = concepts.label(holder, typed.language) if concepts is not None else dict(focus.names).get(holder, holder)
     if typed.language == "ru":
-        from kgbrain.language import inflect_phrase
-
         asked = words if relates else inflect_phrase(words, "gent")  # «Каково значение вместимости стадиона …»
         text = f"{'Каков' if relates else 'Каково значение'} {asked} {inflect_phrase(name, 'gent')}?"
     else:
@@ -296,11 +295,25 @@ def _asked_of(
 
 
 def _swapped(text: str, old: Sequence[str], new: str) -> str:
-    """`text` with the words `old` (as the KB lexicon read them) replaced by `new`."""
-    out = text
-    for n, word in enumerate(old):
-        put = (new if n == 0 else "").replace("\\", "\\\\")  # a replacement template: backslashes escaped
-        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", put, out, count=1, flags=re.IGNORECASE)
+    """`text` with the words `old` (as the KB lexicon read them, in order) replaced by `new`: the whole span from
+    the first to the last, fillers between them included ("the head of the health department" -> "the head of the
+    parks department"); Russian words put in the case the old ones were in («главой департамента здравоохранения» ->
+    «главой департамента парков»)."""
+    from kgbrain.reasoning.nlu.vocabulary import PARTICLES
+
+    ends = len(old)
+    while ends > 1 and old[ends - 1].casefold() in PARTICLES:  # "... department of Millbrook": "of" is the holder's
+        ends -= 1
+    spans: list[re.Match[str]] = []
+    for word in old[:ends]:
+        m = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE).search(text, spans[-1].end() if spans else 0)
+        if m is not None:
+            spans.append(m)
+    if not spans:
+        return text
+    case = next((c for c in map(noun_case, old) if c is not None), None)
+    put = inflect_phrase(new, case) if case is not None else new
+    out = text[: spans[0].start()] + put + text[spans[-1].end() :]
     return re.sub(r"\s+([?.,!])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
 
 
@@ -348,7 +361,7 @@ def predicates_of(lexicon: KbLexicon, relations: Sequence[str] = ()) -> Predicat
     a text name a given predicate."""
 
     def named(text: str) -> str | None:
-        said = words(text)
+        said = [w for w in words(text) if w not in _ARTICLES]  # "head of the parks department": "the" names nothing
         found = lexicon.match(said)
         if not found or len(found[0].explained) < len(said):
             return None

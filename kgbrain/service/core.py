@@ -11,9 +11,10 @@ MCP, the CLI or the library comes from the same code.
   after it, never between, and a write's response is sent only after readers see it.
 - Reads are serialised among themselves (one lock): the reader's caches are plain Python objects, and on two
   cores the GIL leaves little to gain from running them side by side.
-- Both are time-limited. A read past its limit is cancelled. A write past its limit is answered as timed out
-  only while nothing of it has committed: it is then never started, or its commit is refused (rolled back); a
-  write whose first transaction committed is past that point and is answered with its result.
+- Both are time-limited. A read past its limit is cancelled. A write is one transaction (its load, the rules it
+  sets off, withdrawal and settling: `whole_write`; on Kùzu each step commits on its own), and past its limit it
+  is answered as timed out unless its COMMIT is under way: it is then never started, or stopped at its next
+  statement and rolled back whole.
 """
 
 from __future__ import annotations
@@ -287,7 +288,7 @@ class Service:
 
         Raises:
             InputError: the service is read-only.
-            WriteTimeout: it was still queued or had committed nothing at the limit: nothing of it is stored (a
+            WriteTimeout: it was still queued or had not reached its COMMIT at the limit: nothing of it is stored (a
                 write already committing is waited for and answered with its result).
         """
         writer = self.writer
@@ -303,7 +304,10 @@ class Service:
                 self._write_job = job
             self._pending.clear()  # what a failed (rolled back) write left
             try:
-                return fn(writer)
+                # One transaction for the whole write (its load, the rules it sets off, withdrawal, settling): it
+                # can be stopped and rolled back at any statement until its one COMMIT.
+                with served(writer.store).whole_write():
+                    return fn(writer)
             finally:
                 with job.lock:  # (a canceller interrupts only while this job runs: never the next one)
                     self._write_job = None

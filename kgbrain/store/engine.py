@@ -59,6 +59,13 @@ def readers_beside_writer() -> bool:
     return engine_package.backend_name() == "ladybug"
 
 
+def reads_own_appends() -> bool:
+    """A transaction reads back what it appended earlier, with the right endpoints and once each (Ladybug; Kùzu
+    0.11.3 reads such relationships with wrong endpoints and once per relationship table), so a write of many
+    steps (a load, the rules it sets off, withdrawal and settling) can run in one transaction."""
+    return engine_package.backend_name() == "ladybug"
+
+
 def writes_to_deltas() -> bool:
     """New facts go to the delta tables (schema.DELTA_TABLES; Ladybug). On Kùzu 0.11.3 they stay in the main tables:
     in a transaction that created a concept, a label-free scan repeats its new relationship once per table, and

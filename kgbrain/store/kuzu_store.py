@@ -456,6 +456,18 @@ class KuzuStore:
                 self._in_tx = False
                 self._inserted_nodes = False
 
+    def whole_write(self) -> AbstractContextManager[None]:
+        """Run a write of many steps as one transaction where the engine reads its own appends (Ladybug): its
+        transactions join this one, so it commits once, or is rolled back whole at any statement before that.
+
+        On Kùzu 0.11.3 each rule round must commit before the next reads it (`materialise_cypher`), so there the
+        block runs as it is, each of its transactions all-or-nothing on its own.
+
+        Raises:
+            StoreError: the database is read-only, or the commit failed.
+        """
+        return self.transaction() if engine.reads_own_appends() else nullcontext()
+
     def _before_statement(self) -> None:
         if self._in_tx:
             self.before_statement()

@@ -116,6 +116,10 @@ class ServedStore(GraphStore, Protocol):
         """A write transaction of this connection is open."""
         ...
 
+    def whole_write(self) -> AbstractContextManager[None]:
+        """Run a write of many steps as one transaction (where the engine allows: see `KuzuStore.whole_write`)."""
+        ...
+
     def connect(self) -> ServedStore:
         """Another, read-only connection to the same open database (it sees every committed write)."""
         ...

@@ -135,6 +135,8 @@ _T: dict[str, dict[str, str]] = {
         "because": "Потому что",
         "against": "Это препятствует: ",
         "causes_of": "Причины «{x}»",
+        "works_against": "Препятствуют этому",
+        "against_it": "«{x}» препятствует",
         "effects_of": "«{x}» ведёт к",
         "like": "{x} похож на {y}",
         "both": "общее",
@@ -195,6 +197,8 @@ _T: dict[str, dict[str, str]] = {
         "because": "Because",
         "against": "This works against: ",
         "causes_of": "Causes of '{x}'",
+        "works_against": "Working against it",
+        "against_it": "'{x}' works against",
         "effects_of": "'{x}' leads to",
         "like": "{x} is like {y}",
         "both": "shared",
@@ -410,13 +414,19 @@ def _causal_list(answer: Answer, lang: str) -> str:
     d = answer.data
     t = _T[lang]
     key = "causes_of" if d["kind"] == "causes" else "effects_of"
-    head = t[key].format(x=_label(answer, d["concept"]))
-    items = []
-    for path in d["paths"][:4]:
-        end = path[0] if d["kind"] == "causes" else path[-1]
-        route = " → ".join(_label(answer, c) for c in path)
-        items.append(f"{_label(answer, end)} ({route})" if len(path) > 2 else _label(answer, end))
-    return f"{head}: {'; '.join(items)}."
+    x = _label(answer, d["concept"])
+    causes = d["kind"] == "causes"
+    against = t["works_against" if causes else "against_it"].format(x=x)
+    said = []
+    for paths, lead in ((d["paths"], t[key].format(x=x)), (d.get("against", []), against)):
+        items = []
+        for path in paths[:4]:
+            end = path[0] if causes else path[-1]
+            route = " → ".join(_label(answer, c) for c in path)
+            items.append(f"{_label(answer, end)} ({route})" if len(path) > 2 else _label(answer, end))
+        if items:
+            said.append(f"{lead}: {'; '.join(items)}.")
+    return " ".join(said)
 
 
 def _analogy(answer: Answer, lang: str) -> str:

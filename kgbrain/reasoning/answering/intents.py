@@ -837,6 +837,13 @@ def _why(r: Reasoning, q: Question) -> Answer:
         }
         ids = [c for p in found[:3] for c in p.concepts]
         return finish(r.store, q, Mode.CAUSAL, best.confidence, Trace(tuple(steps)), data, (source, target), ids=ids)
+    if q.intent is Intent.WHY:
+        # "Why are ships delayed?", «Почему туман опасен для судов?»: of the two concepts named, one takes part
+        # in causal chains and the other (whom it happens to) in none: the question asks the one's causes (or,
+        # when it has none, what it leads to)
+        causal = [c for c in (source, target) if r.causes_of(c, 1) or r.effects_of(c, 1)]
+        if len(causal) == 1:
+            return _causal_list(r, q, causal[0])
     return _relation(r, q, source, target)
 
 
@@ -896,21 +903,27 @@ def _causal_list(r: Reasoning, q: Question, concept: str | None = None) -> Answe
         concept = q.concepts[0]
     upstream = q.intent is not Intent.EFFECTS
     found = r.causes_of(concept) if upstream else r.effects_of(concept)
-    if not found and q.intent is Intent.WHY:
+    if q.intent is Intent.WHY and not any(p.polarity for p in found):
         upstream = False
-        found = r.effects_of(concept)
+        found = r.effects_of(concept) or found
+    # A chain through `prevents` works against its end: what prevents X is no cause of X (anti-corrosion
+    # coating is not why corrosion happens), and what X prevents is no effect of X. Such chains are said
+    # apart, after the causes or effects, and never make the answer on their own when causes are asked.
+    positive = [p for p in found if p.polarity]
+    against = [p for p in found if not p.polarity]
     kind = "causes" if upstream else "effects"
-    if not found:
+    if not positive and (upstream or not against):
         return _no_answer(r, q, Mode.CAUSAL, concept)
-    steps = tuple(st for path in found[:3] for st in path.steps())
+    shown = positive or against
+    steps = tuple(st for path in shown[:3] for st in path.steps())
     data = {
         "kind": kind,
         "concept": concept,
-        "paths": [list(p.concepts) for p in found],
-        "polarities": [p.polarity for p in found],
+        "paths": [list(p.concepts) for p in positive],
+        "against": [list(p.concepts) for p in against],
     }
     ids = [c for p in found for c in p.concepts]
-    return finish(r.store, q, Mode.CAUSAL, found[0].confidence, Trace(steps), data, (concept,), ids=ids)
+    return finish(r.store, q, Mode.CAUSAL, shown[0].confidence, Trace(steps), data, (concept,), ids=ids)
 
 
 def _no_answer(r: Reasoning, q: Question, mode: Mode, concept: str) -> Answer:

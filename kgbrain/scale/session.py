@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ DEFAULT_MASTER = "local[*]"
 # Shuffles over kgbrain's rule and conflict plans are small per round: Spark's default 200 partitions would
 # bury a small cluster in empty tasks (research scaleout.md §4).
 SHUFFLE_PARTITIONS = 8
+ACCUMULATORS_STOP = "kgbrain-spark-accumulators-stop"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,34 @@ def _started(spec: SparkSpec, start: Callable[[dict[str, str]], Any], context: C
     try:
         yield made
     finally:
-        made.stop()
+        stopping = stop(made, context(made))
         if launch is not None and launch.dump is not None:
+            if stopping is not None:
+                stopping.join()  # the JVM exits next: its end of the connection must not close under the handler
             jvm.finish_dump(launch, SparkContext._gateway)
             SparkContext._gateway = SparkContext._jvm = None  # the next start launches a new JVM
+
+
+def stop(made: Any, sc: Any) -> threading.Thread | None:
+    """Stop `made` (a SparkSession or SparkContext; `sc` its context) without waiting on its accumulator server;
+    the thread that shuts that down (join it before the JVM exits).
+
+    The JVM side stops here, with the executors and their Python daemon and workers. The accumulator server is a
+    thread of this process, and its shutdown waits for the one connection's handler, which polls for a shutdown
+    once a second: up to a second (0.9 s on the 50k-claim bench, most of a stop), after the work is done. Detached
+    from the context before it stops, it is shut down on a thread of its own and its socket closed there. Its
+    handler would take the JVM's end of the connection closing during a poll for an update, and print that
+    error: a JVM this process stops (not one that ends with it) is stopped once this thread is done.
+    """
+    server = getattr(sc, "_accumulatorServer", None)  # pyspark's, with no public handle
+    if server is not None:
+        sc._accumulatorServer = None
+    try:
+        made.stop()
+    finally:
+        stopping = None
+        if server is not None:
+            server.server_shutdown = True  # its handler leaves its loop at the next poll
+            stopping = threading.Thread(target=server.shutdown, name=ACCUMULATORS_STOP, daemon=True)
+            stopping.start()
+    return stopping

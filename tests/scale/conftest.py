@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -24,9 +25,14 @@ def stop_jvm() -> None:
     """Stop the JVM this process started for Spark, if any (by pid), so the next start launches a new one."""
     from pyspark import SparkContext
 
+    from kgbrain.scale.session import ACCUMULATORS_STOP
+
     gateway = SparkContext._gateway
     if gateway is None:
         return
+    for thread in threading.enumerate():  # a context's accumulator server, shut down after it stopped
+        if thread.name == ACCUMULATORS_STOP:
+            thread.join()
     proc = gateway.proc  # spark-submit exec's the JVM: this is its pid
     gateway.shutdown()
     if proc is not None:

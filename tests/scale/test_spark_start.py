@@ -4,13 +4,14 @@ sharing from a per-user archive that the first run writes (whole, before it retu
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kgbrain.scale import jvm
-from kgbrain.scale.session import SparkSpec, spark_context
+from kgbrain.scale.session import ACCUMULATORS_STOP, SparkSpec, spark_context
 from tests.scale.conftest import stop_jvm
 
 
@@ -99,3 +100,25 @@ def test_the_first_run_writes_the_archive_and_the_next_one_loads_spark_classes_f
     # "(top)" is the dynamic archive's layer, over the JDK's own base archive
     spark_shared = [ln for ln in loaded.read_text().splitlines() if "org.apache.spark" in ln and "(top)" in ln]
     assert len(spark_shared) > 100
+
+
+@pytest.mark.spark
+def test_a_stop_shuts_the_accumulator_server_down_on_a_thread_of_its_own() -> None:
+    """Its handler polls for a shutdown once a second: waited on in the stop, that was most of a stop's time."""
+    with spark_context(SparkSpec("local[1]")) as sc:
+        server = sc._accumulatorServer
+        shut_down_on: list[str] = []
+        original = server.shutdown
+
+        def recorded() -> None:
+            shut_down_on.append(threading.current_thread().name)
+            original()
+
+        server.shutdown = recorded
+        assert sc.parallelize(range(4), 2).sum() == 6
+    assert sc._jsc is None  # the JVM's side stopped, with the executors' Python workers
+    for thread in threading.enumerate():
+        if thread.name == ACCUMULATORS_STOP:
+            thread.join(timeout=30)
+    assert shut_down_on == [ACCUMULATORS_STOP]
+    assert server.socket.fileno() == -1  # closed

@@ -59,7 +59,8 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from kgbrain.memory.episodes import Episode
-    from kgbrain.reasoning.cognition.conversation import Concepts
+    from kgbrain.reasoning.cognition.conversation import Concepts, Predicates
+    from kgbrain.reasoning.cognition.referents import Knowledge
     from kgbrain.reasoning.nlu.question import Question
     from kgbrain.reasoning.nlu.when import TimeInQuestion
     from kgbrain.reasoning.views.timed import Timeline
@@ -1223,7 +1224,9 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
     if focus is not None and is_correction(question):
         return _correction_turn(now, question, focus.question, goal_type, priority)
     predicates = predicates_of(now.reasoner.vocabulary(), now.reasoner.graph().pred_names)
-    read = follow_up(question, focus, now.reasoner.linker.link, predicates, _concepts_of(now.store))
+    concepts = _concepts_of(now.store)
+    kb = _knowledge_of(now, concepts, predicates)
+    read = follow_up(question, focus, now.reasoner.linker.link, predicates, concepts, kb)
     full = read.question if read is not None else question
     if read is not None and read.typed is not None:  # the last question with one slot replaced, as understood
         asked, typed = read.time, read.typed
@@ -1234,13 +1237,64 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
     names = tuple(output.result.retrieval.concepts.items())
     if names:
         result = output.result
-        talks.put(session, Focus(full, names, result.intent, output.language, result.parsed, asked))
+        answered = _answered(output, result.parsed)
+        talks.put(session, Focus(full, names, result.intent, output.language, result.parsed, asked, answered))
     if read is None:
         return output
     said = f"{read.said!r} read as {read.meant!r}"
     reading = f"{said}; {output.reading}" if output.reading else said
     text = f"{reading_sentence(read, output.language)} {output.text}"
     return replace(output, text=text, question=question, reading=reading)
+
+
+def _answered(output: BrainOutput, parsed: Question | None) -> tuple[str, ...]:
+    """The concepts an answer named that its question did not: a wh-question's values ("Seaway")."""
+    from kgbrain.output.pipeline import answer_of
+
+    data = answer_of(output).data
+    if data.get("kind") != "list" or parsed is None:
+        return ()
+    asked = set(parsed.concepts)
+    named = [str(x) for fact in data.get("facts", []) for x in (fact[0], fact[2]) if str(x) not in asked]
+    return tuple(dict.fromkeys(named))
+
+
+def _knowledge_of(now: Brain, concepts: Concepts, predicates: Predicates) -> Knowledge:
+    """What a follow-up's pronouns are resolved with: the question reader `ask` uses, labels, and whether the KB
+    states a question's statement at any time (every stored fact, whatever its interval)."""
+    from kgbrain.reasoning.cognition.referents import Knowledge
+
+    whole: Brain = now.__dict__.get("_whole", now)
+
+    def stated(q: Question) -> bool:
+        from kgbrain.reasoning.nlu.question import Intent
+
+        if q.intent is Intent.VALUE and len(q.concepts) == 2:
+            holder, predicate, other = q.concepts[0], q.concepts[1], None
+        elif q.intent is Intent.DOES and len(q.concepts) == 2 and q.verb:
+            holder, predicate, other = q.concepts[0], q.verb, q.concepts[1]
+        elif q.intent is Intent.WH and q.verb and q.concepts:
+            holder, predicate, other = q.concepts[0], q.verb, None
+        else:
+            return True  # a statement of another kind (inherited, a norm): nothing to look up
+        if not whole.store.run("concept_get", id=holder):
+            return False
+        facts = ConceptFacts.of(whole.store, holder).facts
+        return any(
+            f.predicate == predicate and f.polarity and holder in (f.subject, f.object)
+            and (other is None or (f.subject, f.object) == (holder, other))
+            for f in facts
+        )  # fmt: skip
+
+    lexicon = now.reasoner.vocabulary()
+
+    def names(text: str) -> str | None:
+        from kgbrain.language import words
+
+        found = lexicon.match(words(text))
+        return found[0].predicate if found else None
+
+    return Knowledge(now.reasoner.understand, concepts.label, stated, predicates.said, names)
 
 
 def _concepts_of(store: GraphStore) -> Concepts:

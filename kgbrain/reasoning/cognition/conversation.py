@@ -18,7 +18,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from kgbrain.language import inflect_phrase, noun_case, words
+from kgbrain.language import detect_language, inflect_phrase, noun_case, words
+from kgbrain.reasoning.cognition.referents import Knowledge, Turn, resolve
 from kgbrain.reasoning.nlu.lexicon import KbLexicon
 from kgbrain.reasoning.nlu.question import Intent, Question
 from kgbrain.reasoning.nlu.when import Asks, TimeInQuestion, read_time
@@ -37,6 +38,7 @@ class Focus:
     language: str
     typed: Question | None = None  # the last question as understood, without its time
     time: TimeInQuestion | None = None  # the time it named (None: none)
+    answered: tuple[str, ...] = ()  # the concepts its answer named that it did not (a wh-question's values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +124,16 @@ def follow_up(
     link: Link | None = None,
     predicates: Predicates | None = None,
     concepts: Concepts | None = None,
+    kb: Knowledge | None = None,
 ) -> Reading | None:
-    """The full form of a follow-up question, or None when it stands alone (or there is no focus)."""
+    """The full form of a follow-up question, or None when it stands alone (or there is no focus); `kb` reads
+    pronouns, possessives, "then" and a role said without its holder (referents.py)."""
     if focus is None or not focus.names:
         return None
+    if kb is not None and focus.typed is not None and not _WHY.match(question) and not _ELLIPSIS.match(question):
+        resolved = resolve(question, _turn(focus, focus.typed), kb, detect_language(question))
+        if resolved is not None:
+            return Reading(resolved.question, resolved.said, resolved.meant)
     words = _topic_words(focus)
     if _WHY.match(question):
         full = _why(focus)
@@ -151,6 +159,12 @@ def follow_up(
         full = question[: pronoun.start()] + words + question[pronoun.end() :]
         return Reading(full, pronoun.group(0), words)
     return None
+
+
+def _turn(focus: Focus, typed: Question) -> Turn:
+    """The last turn as a pronoun sees it: its concepts in the order its words named them."""
+    said = [c for c, _ in focus.names if c in typed.concepts]
+    return Turn(typed, focus.time, focus.answered, (*dict.fromkeys([*said, *typed.concepts]),))
 
 
 def _why(focus: Focus) -> str:

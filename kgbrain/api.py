@@ -6,7 +6,7 @@ import hashlib
 import os
 import shutil
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -719,7 +719,7 @@ class Brain:
         from kgbrain.output.pipeline import answer_of
 
         a = answer_of(output)
-        outcome = a.outcome.value if a.outcome else ""
+        outcome = a.outcome.value if a.outcome else _found(a.data)
         return episodes.record(
             self.__dict__.get("_whole", self).store, question=output.question or a.question, intent=a.intent,
             concepts=a.concepts, answer=output.text, outcome=outcome, confidence=output.confidence,
@@ -1245,6 +1245,17 @@ def _converse(brain: Brain, question: str, session: str, goal_type: str | None, 
     reading = f"{said}; {output.reading}" if output.reading else said
     text = f"{reading_sentence(read, output.language)} {output.text}"
     return replace(output, text=text, question=question, reading=reading)
+
+
+# What an answer without a verdict found, by its kind (reasoning/answering/intents.py): nothing, or not understood.
+_NOT_FOUND = frozenset({"not_understood", "unknown_concept", "no_answer", "ambiguous", "ambiguous_relation"})
+
+
+def _found(data: Mapping[str, Any]) -> str:
+    """An episode's outcome for an answer that has no verdict (a wh-, value, count or define question): `answered`
+    when it found what was asked, `not_answered` when it found nothing or did not understand the question."""
+    kind = str(data.get("kind", ""))
+    return "not_answered" if not kind or kind in _NOT_FOUND or kind.startswith("no_") else "answered"
 
 
 def _answered(output: BrainOutput, parsed: Question | None) -> tuple[str, ...]:

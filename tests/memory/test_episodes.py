@@ -147,3 +147,11 @@ def test_service_sessions_record_every_question_with_its_channel(kb: Path, tmp_p
             ("Is a glial cell a cell?", "mcp", "talk-2"),
         ]
         assert all(e.intent and e.answer for e in brain.history())
+
+
+def test_an_episode_of_a_question_without_a_verdict_says_whether_it_was_answered(kb: Path) -> None:
+    with Brain.open(kb) as brain:
+        found = brain.record_episode(brain.think("What is a neuron?"), channel="cli")
+        missing = brain.record_episode(brain.think("What is a quasar?"), channel="cli")
+        checked = brain.record_episode(brain.think("Is a neuron a cell?"), channel="cli")
+    assert (found.outcome, missing.outcome, checked.outcome) == ("answered", "not_answered", "supported")

@@ -451,6 +451,13 @@ class Brain:
             raise UnknownConcept(name, self.suggest(name))
         return found
 
+    def _resolve_as(self, name: str, field: str) -> str:
+        """`resolve` for one of several names a call takes: an unknown one is named by its field."""
+        try:
+            return self.resolve(name)
+        except UnknownConcept as exc:
+            raise UnknownConcept(exc.concept_id, exc.close, field=field) from None
+
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Names of concepts close to `name` (for "did you mean"), as they are written."""
         return self.reasoner.linker.suggest(name, limit)
@@ -812,7 +819,7 @@ class Brain:
             StoreError: the store failed.
         """
         now = self._current()
-        return now.reasoner.paths(now.resolve(source), now.resolve(target), limit=limit)
+        return now.reasoner.paths(now._resolve_as(source, "source"), now._resolve_as(target, "target"), limit=limit)
 
     def connect(self, source: str, target: str) -> Connection | None:
         """The shortest chain of facts (in either direction) linking two concepts, when any within 4 hops.
@@ -822,7 +829,7 @@ class Brain:
             StoreError: the store failed.
         """
         now = self._current()
-        return now.reasoner.connection(now.resolve(source), now.resolve(target))
+        return now.reasoner.connection(now._resolve_as(source, "source"), now._resolve_as(target, "target"))
 
     def like(self, name: str, limit: int = 5) -> list[Analogy]:
         """Concepts structurally similar to a concept, with the structure they share (hypotheses).

@@ -40,11 +40,13 @@ class UnknownItem(InputError):
 class UnknownConcept(InputError):
     """A concept named by the user is not in the knowledge base."""
 
-    def __init__(self, concept_id: str, close: Sequence[str] = ()) -> None:
+    def __init__(self, concept_id: str, close: Sequence[str] = (), *, field: str | None = None) -> None:
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        super().__init__(f"Unknown concept {concept_id!r}.{hint}")
+        where = f"field {field!r}: " if field else ""  # (one of several names: which one)
+        super().__init__(f"{where}Unknown concept {concept_id!r}.{hint}")
         self.concept_id = concept_id
         self.close = tuple(close)
+        self.field = field
 
 
 class AmbiguousConcept(InputError):

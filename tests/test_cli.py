@@ -84,6 +84,17 @@ def test_unknown_concept_suggests_close_names(runner: CliRunner, tmp_path: Path)
     assert err == "Error: Unknown concept 'nueron'. Did you mean 'neuron'?\n"
 
 
+def test_path_names_which_of_its_two_concepts_is_unknown(runner: CliRunner, tmp_path: Path) -> None:
+    db = str(tmp_path / "kb.kuzu")
+    rows = [{"subject": "smoking", "predicate": "causes", "object": "cancer"}]
+    assert runner.invoke(cli, ["--db", db, "load", str(write_jsonl(tmp_path / "f.jsonl", rows))]).exit_code == 0
+    for args, field in ((["smokin", "cancer"], "source"), (["smoking", "cancr"], "target")):
+        result = runner.invoke(cli, ["--db", db, "path", *args])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"Error: field '{field}': Unknown concept"), result.stderr
+    assert runner.invoke(cli, ["--db", db, "path", "smoking", "cancer"]).exit_code == 0
+
+
 def test_export_round_trips_through_the_cli(runner: CliRunner, tmp_path: Path) -> None:
     db, copy = tmp_path / "kb.kuzu", tmp_path / "copy.kuzu"
     invoke(runner, db, "load", str(write_jsonl(tmp_path / "f.jsonl", ROWS)))

@@ -69,6 +69,12 @@ def test_errors_are_json_with_the_cli_message_and_status(served: Server, demo: B
     assert r.status_code == 404
     assert r.json() == {"error": str(raised.value)}
     assert r.json()["error"].startswith("Unknown concept 'neuronn'. Did you mean 'neuron'")
+    # Of two names, the unknown one is named by its field (both known: 200).
+    for source, target, field in (("neuronn", "cell", "source"), ("neuron", "cel_x", "target")):
+        r = served.client.get("/v1/path", params={"source": source, "target": target})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"].startswith(f"field '{field}': Unknown concept"), r.text
+    assert served.client.get("/v1/path", params={"source": "neuron", "target": "cell"}).status_code == 200
     r = served.client.post("/v1/ask", json={"questio": "x"})
     assert r.status_code == 400
     assert "field 'question'" in r.json()["error"]

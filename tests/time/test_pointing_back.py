@@ -65,6 +65,10 @@ def _last(predicate: str, held: str) -> str:
     return f"{next(last for h, _, last in TERMS[predicate] if h == held)}-12-31"
 
 
+def _first(predicate: str, held: str) -> str:
+    return f"{next(first for h, first, _ in TERMS[predicate] if h == held)}-01-01"
+
+
 def _ru_number(year: int) -> str:
     return f"{_held('population', year):,}".replace(",", "\N{NO-BREAK SPACE}")  # «41 000»
 
@@ -84,6 +88,8 @@ EN: list[tuple[str, str, str]] = [
      f"{_held('population', 2008):,}"),
     ("Who was the mayor then?", "Who was the mayor of Millbrook in 2008?", NAMES[_held("mayor", 2008)][0]),
     ("Is he still the mayor?", "Is Harlow still the mayor of Millbrook?", "No"),
+    ("Who was mayor after him?", "Who was mayor of Millbrook after Harlow?", NAMES[_held("mayor", 2012)][0]),
+    ("Is she still the mayor?", "Is Denton still the mayor of Millbrook?", "Yes"),
     ("Who was the head of the health department of Millbrook in 2012?",
      "Who was the head of the health department of Millbrook in 2012?",
      NAMES[_held("head_of_health_department", 2012)][0]),
@@ -102,6 +108,12 @@ RU: list[tuple[str, str, str]] = [
      _ru_number(2005)),
     ("А в 2012?", "Каково население Миллбрука в 2012?", _ru_number(2012)),
     ("Кто тогда был его мэром?", "Кто был мэром Миллбрука в 2012?", NAMES[_held("mayor", 2012)][1]),
+    ("Кто был мэром Миллбрука в 2008 году?", "Кто был мэром Миллбрука в 2008 году?", NAMES[_held("mayor", 2008)][1]),
+    ("Кто был мэром после него?", "Кто был мэром Миллбрука после Харлоу?", NAMES[_held("mayor", 2012)][1]),
+    ("Он до сих пор мэр?", "Дентон до сих пор мэр Миллбрука?", "Да"),
+    ("Какое население у него?", "Какое население у Миллбрука?", _ru_number(NOW)),
+    ("С каких пор Блувотер паромный перевозчик?", "С каких пор Блувотер паромный перевозчик Миллбрука?",
+     f"С {_first('ferry_operator', 'bluewater')}"),
     ("Кто был главой департамента здравоохранения Миллбрука в 2012 году?",
      "Кто был главой департамента здравоохранения Миллбрука в 2012 году?",
      NAMES[_held("head_of_health_department", 2012)][1]),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from kgbrain.language import inflect_phrase, noun_case
 from kgbrain.reasoning.nlu.question import Intent, Question
-from kgbrain.reasoning.nlu.when import TimeInQuestion, read_time
+from kgbrain.reasoning.nlu.when import Asks, TimeInQuestion, read_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +80,30 @@ def resolve(question: str, turn: Turn, kb: Knowledge, language: str) -> Resolved
     then = (_THEN_RU if language == "ru" else _THEN_EN).search(question)
     text = question[: then.start()] + question[then.end() :] if then is not None else question
     own = read_time(text)
-    points = _points_back(_untimed(text), language)
+    points = _points_back(text, language)
     if not points and then is None and _whole(kb.understand(_untimed(text))):
         return None
     candidates = [*dict.fromkeys([*turn.answered, *turn.named])] if points else []
     found = _first_reading(text, candidates or [None], turn, kb, language)
     if found is None:
         return None
-    full = found if own is not None else _with_time(found, turn.time)
+    full = found if own is not None else _with_time(found, _context(turn.time))
     if full.strip(" ?") == question.strip(" ?"):
         return None
     return Resolved(full, question.strip(), full)
+
+
+def _context(when: TimeInQuestion | None) -> TimeInQuestion | None:
+    """The time a follow-up without one of its own is asked at: the last question's time, or the time its "since
+    when" / "until when" was asked at (None: now)."""
+    if when is None or when.asks is Asks.NOW:
+        return None  # as of now, which a question without a time is asked at anyway
+    if when.asks not in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):
+        return when
+    if when.when is None:
+        return None
+    ru = bool(re.search(r"[а-яё]", when.phrase, re.IGNORECASE))
+    return TimeInQuestion(Asks.AT, when.when, "", f"{'в' if ru else 'in'} {when.when}")
 
 
 def _untimed(text: str) -> str:
@@ -111,12 +124,18 @@ def _first_reading(text: str, candidates: Sequence[str | None], turn: Turn, kb: 
             if full is None:
                 continue
             q = kb.understand(_untimed(full))
-            if not _whole(q) or (referent is not None and referent not in q.concepts) or _twice(q):
+            if not _whole(q) or _twice(q) or (referent is not None and not _names(full, q, referent)):
                 continue
             if kb.stated(q):
                 return full
             understood.append(full)
     return understood[0] if understood else None
+
+
+def _names(full: str, q: Question, referent: str) -> bool:
+    """The full question names the referent: in a slot, or as the term it asks before or after ("after Harlow")."""
+    found = read_time(full)
+    return referent in q.concepts or (found is not None and found.asks in (Asks.BEFORE, Asks.AFTER))
 
 
 def _concepts_said(words: str, kb: Knowledge) -> tuple[str, ...]:
@@ -220,8 +239,6 @@ def _with_holder(text: str, referent: str | None, turn: Turn, kb: Knowledge, lan
 
 def _with_time(text: str, when: TimeInQuestion | None) -> str:
     """The question with the time it is asked at in words ("Who was the mayor of Millbrook in 2012?")."""
-    from kgbrain.reasoning.nlu.when import Asks
-
     if when is None or not when.phrase:
         return text
     if when.asks in (Asks.UNTIL, Asks.SINCE, Asks.WHEN):

@@ -54,7 +54,7 @@ _PATTERNS: tuple[tuple[Asks, re.Pattern[str]], ...] = tuple(
         # "before Spalletti", «до Спаллетти», «после Адвоката»: `date` holds the name (api._think_at finds its interval)
         (Asks.BEFORE, r"\s+before\s+(?P<date>(?!\d)[^?,]+?)(?=\s*\?*\s*$)"),
         (Asks.AFTER, r"\s+after\s+(?P<date>(?!\d)[^?,]+?)(?=\s*\?*\s*$)"),
-        (Asks.BEFORE, r"\s+до\s+(?P<date>(?!\d)(?!того\b)[^?,]+?)(?=\s*\?*\s*$)"),
+        (Asks.BEFORE, r"\s+до\s+(?P<date>(?!\d)(?!того\b)(?!сих\s+пор\b)[^?,]+?)(?=\s*\?*\s*$)"),
         (Asks.AFTER, r"\s+после\s+(?P<date>(?!\d)(?!того\b)[^?,]+?)(?=\s*\?*\s*$)"),
         (Asks.AT, r"\b(?:in\s+)?(?P<year>last|this|next)\s+year\b"),
         (Asks.AT, r"(?<!\w)в\s+(?P<year>позапрошлом|прошлом|этом|текущем|следующем)\s+году(?!\w)"),

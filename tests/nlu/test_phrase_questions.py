@@ -1,6 +1,7 @@
 """Questions in anyone's words (#26), on a small airline's knowledge base (tests/nlu/airline_kb.py): why-questions
-over causal chains whose prevents-links are not causes, and a why-question that names whom the effect befalls.
-Each mechanism in both languages."""
+over causal chains whose prevents-links are not causes, a why-question that names whom the effect befalls, a
+relation said by its noun with the verb that carries it, and a polite wrapper around a definition. Each mechanism
+in both languages."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from kgbrain.api import Brain
+from kgbrain.reasoning.nlu.polite import unwrap
 from tests.nlu.airline_kb import write
 
 
@@ -65,3 +67,57 @@ def test_a_why_question_naming_whom_it_befalls_asks_the_causal_concept(brain: Br
     answer = brain.ask(question)
     assert said in answer.text
     assert answer.confidence > 0.5
+
+
+# -- a relation said by its own noun, carried by a verb ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("Does the Sky Arrow carry the registration of Ireland?", "Yes"),
+        ("Does the White Crane bear the registration of Ireland?", "No"),
+        ("Летает ли «Небесная стрела» под регистрацией Ирландии?", "Да"),
+        ("Летает ли «Белый журавль» под регистрацией Ирландии?", "Нет"),
+    ],
+)
+def test_a_relation_said_by_its_noun_with_a_carrying_verb(brain: Brain, question: str, verdict: str) -> None:
+    answer = brain.ask(question)
+    assert answer.text.startswith(verdict), answer.text
+    assert answer.confidence >= 0.7
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Под какой регистрацией летает «Белый журавль»?", "Мальта"),
+        ("Под какой регистрацией летает «Небесная стрела»?", "Ирландия"),
+    ],
+)
+def test_a_wh_question_for_a_relation_said_by_its_noun(brain: Brain, question: str, said: str) -> None:
+    assert said in brain.ask(question).text
+
+
+def test_a_carrying_verb_never_stands_for_a_noun(brain: Brain) -> None:
+    """Two words left (a noun besides the verb): the question asks something the relation does not say."""
+    answer = brain.ask("Does the Sky Arrow carry the registration papers of Ireland?")
+    assert answer.confidence < 0.7
+
+
+# -- a polite wrapper around a definition ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("wrapped", "question"),
+    [
+        ("Could you please tell me what turbulence is?", "What is turbulence?"),
+        ("Can you tell me who the pilot is?", "Who is the pilot?"),
+        ("Could you tell me what year the Sky Arrow was built?", "What year was the Sky Arrow built?"),
+    ],
+)
+def test_a_wrapped_question_whose_verb_comes_last(wrapped: str, question: str) -> None:
+    assert unwrap(wrapped) == question
+
+
+def test_a_wrapped_definition_is_answered(brain: Brain) -> None:
+    assert brain.ask("Could you please tell me what turbulence is?").data.get("kind") == "define"

@@ -837,10 +837,10 @@ def _why(r: Reasoning, q: Question) -> Answer:
         }
         ids = [c for p in found[:3] for c in p.concepts]
         return finish(r.store, q, Mode.CAUSAL, best.confidence, Trace(tuple(steps)), data, (source, target), ids=ids)
-    if q.intent is Intent.WHY:
+    if q.intent is Intent.WHY and not r.deducer.facts_between(source, target):
         # "Why are ships delayed?", «Почему туман опасен для судов?»: of the two concepts named, one takes part
-        # in causal chains and the other (whom it happens to) in none: the question asks the one's causes (or,
-        # when it has none, what it leads to)
+        # in causal chains and the other (whom it happens to) in none, and no fact links them: the question asks
+        # the one's causes (or, when it has none, what it leads to)
         causal = [c for c in (source, target) if r.causes_of(c, 1) or r.effects_of(c, 1)]
         if len(causal) == 1:
             return _causal_list(r, q, causal[0])

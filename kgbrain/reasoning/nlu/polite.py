@@ -111,6 +111,8 @@ def _en_direct(clause: str) -> str:
     head = 1
     if first in _WH_WITH_WORD and len(tokens) > 2 and tokens[1].lower() not in _AUX | _DETERMINERS:
         head = 2  # "what year the museum was founded", "how much the anchor weighs"
+        if tokens[-1].lower() in _AUX and not any(t.lower() in _AUX for t in tokens[2:-1]):
+            head = 1  # "what demurrage is": the word after "what" is the subject, its verb comes last
     rest = tokens[head:]
     at = next((i for i, t in enumerate(rest) if t.lower() in _AUX), None)
     if at is None:

@@ -330,14 +330,17 @@ def _read(
     if not ranked:
         return None
     best = ranked[0][1]
-    left = [
-        phrase[i] for i, w in enumerate(phrase[:said]) if i not in best.explained and i not in free and not _filler(w)
-    ]
+    left = _left(phrase, said, free, best)
     if wh & _WHO and _names_a_measure(best.name):
         return None  # "Who founded X?" asks for a founder, never its year of foundation
     carried = bool(hints) and only is not None and hints not in _COUNT_HINTS
     if left and not (carried and _carried_by_verb(left, ranked, said, tokens, q.language)):
-        return None  # a word no name explains: the question asks something else
+        support = (
+            _with_support_verb(r, lexicon, phrase, said, free, ranked, mentions, q.language) if not hints else None
+        )
+        if support is None:
+            return None  # a word no name explains: the question asks something else
+        best = support
     tied = tuple(m.predicate for k, m in ranked[1:] if k == ranked[0][0] and m.explained == best.explained)
     # "Which grape varieties grow in Mosel?": a class right after a determiner wh-word is what the answers are;
     # «Из чего пчёлы делают прополис?»: the first concept is the verb's agent, and the answers are anything
@@ -346,6 +349,52 @@ def _read(
     return Reading(read, best, tied) if read is not None else None
 
 
+def _left(phrase: list[str], said: int, free: set[int], match: RelationMatch) -> list[str]:
+    """The question's own words the match leaves unexplained (fillers and free positions aside)."""
+    return [
+        phrase[i] for i, w in enumerate(phrase[:said]) if i not in match.explained and i not in free and not _filler(w)
+    ]
+
+
+def _with_support_verb(
+    r: ConceptLinks,
+    lexicon: KbLexicon,
+    phrase: list[str],
+    said: int,
+    free: set[int],
+    ranked: list[tuple[tuple[int, float], RelationMatch]],
+    mentions: list[Mention],
+    lang: str,
+) -> RelationMatch | None:
+    """ "Does X fly the flag of Y?", «Ходит ли X под флагом Y?», "Which flag does X sail under?": the relation is
+    said by its own noun (the whole of a name of it: "flag" ~ `flag_state`), and the one word no name explains is
+    the verb that carries the noun (with a preposition). The best such match of the top rank; None when the word
+    left is anything else (a noun, a concept, two words), or the noun is not the relation's whole name."""
+    from kgbrain.language import is_verb
+    from kgbrain.reasoning.nlu.vocabulary import PARTICLES, key, same_root
+
+    asked = [key(w) for w in phrase[:said] if w not in PARTICLES and not _filler(w)]
+    top = ranked[0][0][0]
+    for (explained, _), match in ranked:
+        if explained < top:
+            break
+        if not any(
+            all(any(same_root(k, n) for k in asked) for n in name.words) for name in lexicon.entries[match.predicate]
+        ):
+            continue  # half a name ("state" of "flag state") is not the relation said by its noun
+        left = [w for w in _left(phrase, said, free, match) if w not in PARTICLES and w not in _GOVERNING]
+        if len(left) != 1 or r.linker.lookup(left[0]) is not None:
+            continue
+        if lang == "ru" and not is_verb(left[0]):
+            continue
+        if lang != "ru" and (left[0].endswith(("ing", "ion", "ness")) or not mentions):
+            continue
+        return match
+    return None
+
+
+# Prepositions a verb may govern its noun with («ходить под флагом», "sail under a flag") besides the particles.
+_GOVERNING = frozenset({"под", "над", "за", "перед", "по", "under", "over", "below", "above", "behind"})
 _WHO = frozenset({"who", "whom", "кто", "кем", "кого", "кому"})
 _MEASURE_NOUNS = frozenset({"year", "date", "time", "number", "count", "period", "duration", "age", "length"})
 _MEASURE_NOUNS |= {"год", "года", "дата", "время", "число", "количество", "срок", "длина", "возраст"}

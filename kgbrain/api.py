@@ -6,7 +6,8 @@ import hashlib
 import os
 import shutil
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -1481,6 +1482,24 @@ def _spark_spec(engine: str, master: str | None) -> SparkSpec | None:
     from kgbrain.scale.session import DEFAULT_MASTER, SparkSpec
 
     return SparkSpec(master or DEFAULT_MASTER)
+
+
+@contextmanager
+def engine_started(engine: str, master: str | None) -> Iterator[None]:
+    """Start `engine`'s session now, in the background, for the verification in this block (Spark: the driver JVM
+    starts while the knowledge base opens and the claims are read); one nothing used is stopped at the end.
+
+    Raises:
+        InputError: an unknown engine.
+    """
+    spec = _spark_spec(engine, master)
+    if spec is None:
+        yield
+        return
+    from kgbrain.scale.session import started_early
+
+    with started_early(spec):
+        yield
 
 
 def migrate(old: Path, new: Path, *, on_step: Callable[[str], None] | None = None) -> MigrationReport:

@@ -521,28 +521,31 @@ def verify(
     if workers > cores:  # more processes than cores only add memory and switching
         click.echo(f"--workers {workers}: using {cores}, the cores this process may use.", err=True)
         workers = cores
-    brain = session.brain().at(as_of)
-    if output is not None:
-        refuse_overwrite(session, output, "-o", claims)
-        from kgbrain.output.verdicts import side_files
+    from kgbrain.api import engine_started
 
-        for side in side_files(output):  # written (and truncated) while the run goes on
-            refuse_overwrite(session, side, f"-o {str(output)!r}: the file beside it", claims)
-    with verify_progress() as progress:
-        summary = brain.verify_file(
-            claims,
-            output,
-            stream=None if output else sys.stdout,
-            resume=resume,
-            closed_world=closed_world,
-            min_confidence=min_confidence,
-            workers=workers,
-            fmt=fmt,
-            progress=progress,
-            batch_size=batch_size,
-            engine=engine,
-            master=master,
-        )
+    with engine_started(engine, master):  # Spark's JVM starts while the knowledge base opens
+        brain = session.brain().at(as_of)
+        if output is not None:
+            refuse_overwrite(session, output, "-o", claims)
+            from kgbrain.output.verdicts import side_files
+
+            for side in side_files(output):  # written (and truncated) while the run goes on
+                refuse_overwrite(session, side, f"-o {str(output)!r}: the file beside it", claims)
+        with verify_progress() as progress:
+            summary = brain.verify_file(
+                claims,
+                output,
+                stream=None if output else sys.stdout,
+                resume=resume,
+                closed_world=closed_world,
+                min_confidence=min_confidence,
+                workers=workers,
+                fmt=fmt,
+                progress=progress,
+                batch_size=batch_size,
+                engine=engine,
+                master=master,
+            )
     # With the verdicts on stdout, the summary goes to stderr so the JSONL stays clean.
     to_err = output is None
     if as_json:

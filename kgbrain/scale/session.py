@@ -14,11 +14,12 @@ import shutil
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgbrain.errors import EngineError, InputError
+from kgbrain.errors import EngineError, InputError, KgbrainError
 from kgbrain.scale import jvm
 
 DRIVER_OPTIONS = "spark.driver.extraJavaOptions"
@@ -106,14 +107,23 @@ def spark_session(spec: SparkSpec) -> Iterator[Any]:
 @contextmanager
 def spark_context(spec: SparkSpec) -> Iterator[Any]:
     """A SparkContext for `spec` (RDD work: verification, conflict scans), without the SQL session's start-up;
-    stopped when the block ends. A caller's running session or context is used as it is, and left running.
+    stopped when the block ends. A caller's running session or context is used as it is, and left running; one
+    `started_early` began for this spec is taken over (and stopped here).
 
     Raises:
         InputError: pyspark or Java is missing.
         EngineError: Spark could not start or reach the master.
     """
+    early = _take_early(spec)
+    if early is not None:
+        made, launch = early.result()  # its start's InputError or EngineError is raised here
+        try:
+            yield made
+        finally:
+            _finish(made, made, launch)
+        return
     require_pyspark()
-    from pyspark import SparkConf, SparkContext
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
     running = SparkSession.getActiveSession()
@@ -124,28 +134,113 @@ def spark_context(spec: SparkSpec) -> Iterator[Any]:
     if active is not None:
         yield active
         return
+    with _started(spec, _context_start(spec), lambda sc: sc) as sc:
+        yield sc
 
+
+def _context_start(spec: SparkSpec) -> Callable[[dict[str, str]], Any]:
     def start(settings: dict[str, str]) -> Any:
+        from pyspark import SparkConf, SparkContext
+
         conf = SparkConf().setMaster(spec.master).setAppName(spec.app_name).setAll(list(settings.items()))
         return SparkContext(conf=conf)
 
-    with _started(spec, start, lambda sc: sc) as sc:
-        yield sc
+    return start
+
+
+@dataclass
+class _Early:
+    spec: SparkSpec
+    started: Future[tuple[Any, jvm.DriverStart | None]]
+    taken: bool = False
+
+
+_EARLY: list[_Early] = []  # the context `started_early` is starting, until a `spark_context` takes it
+
+
+@contextmanager
+def started_early(spec: SparkSpec) -> Iterator[None]:
+    """Start a SparkContext for `spec` on a thread of its own now, for a `spark_context(spec)` in this block to
+    take over: the driver JVM (most of a short run's time) starts while the caller opens the knowledge base and
+    reads its claims. One that no `spark_context` took is stopped at the end (its failure to start dropped: no one
+    needed it). Nothing starts when a session or context is running already.
+    """
+    if _EARLY or _running():
+        yield
+        return
+    _environment(spec)  # here: os.environ is not changed on another thread while this one runs
+
+    def start() -> tuple[Any, jvm.DriverStart | None]:
+        require_pyspark()
+        return _launch(spec, _context_start(spec), lambda sc: sc)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="kgbrain-spark-start") as pool:
+        early = _Early(spec, pool.submit(start))
+        _EARLY.append(early)
+        try:
+            yield
+        finally:
+            _EARLY.remove(early)
+            if not early.taken:
+                _stop_unused(early.started)
+
+
+def _running() -> bool:
+    if "pyspark" not in sys.modules:  # nothing of Spark's runs in a process that has not imported it (0.3 s)
+        return False
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    return SparkSession.getActiveSession() is not None or SparkContext._active_spark_context is not None
+
+
+def _take_early(spec: SparkSpec) -> Future[tuple[Any, jvm.DriverStart | None]] | None:
+    for early in _EARLY:
+        if early.spec == spec and not early.taken:
+            early.taken = True
+            return early.started
+    return None
+
+
+def _stop_unused(started: Future[tuple[Any, jvm.DriverStart | None]]) -> None:
+    try:
+        made, launch = started.result()
+    except KgbrainError:
+        return
+    _finish(made, made, launch)
+
+
+def _environment(spec: SparkSpec) -> None:
+    if spec.local:
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # The RDD API starts executors' Python from this variable (not from spark.pyspark.python).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
 
 @contextmanager
 def _started(spec: SparkSpec, start: Callable[[dict[str, str]], Any], context: Callable[[Any], Any]) -> Iterator[Any]:
-    """`start(settings)`'s session or context, stopped at the end; a driver JVM it launched gets the fast-start
-    options, and when it writes the class archive it is stopped too (so the archive is whole before this returns).
+    """`start(settings)`'s session or context (`_launch`), stopped at the end (`_finish`)."""
+    _environment(spec)
+    made, launch = _launch(spec, start, context)
+    try:
+        yield made
+    finally:
+        _finish(made, context(made), launch)
+
+
+def _launch(
+    spec: SparkSpec, start: Callable[[dict[str, str]], Any], context: Callable[[Any], Any]
+) -> tuple[Any, jvm.DriverStart | None]:
+    """`start(settings)`'s session or context, and how its driver JVM was launched (None: it was running): a
+    driver JVM it launches gets the fast-start options.
+
+    Raises:
+        EngineError: Spark could not start or reach the master.
     """
     from py4j.protocol import Py4JError
     from pyspark import SparkContext
     from pyspark.errors import PySparkException
 
-    if spec.local:
-        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    # The RDD API starts executors' Python from this variable (not from spark.pyspark.python).
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     settings = _settings(spec)
     launch = None
     if SparkContext._gateway is None:  # this start launches the JVM: its options still matter
@@ -158,15 +253,20 @@ def _started(spec: SparkSpec, start: Callable[[dict[str, str]], Any], context: C
         raise EngineError(f"Spark did not start on master {spec.master!r}: {exc}") from exc
     # A failed task reaches the caller as one EngineError; the JVM's own log of it would repeat it at length.
     context(made).setLogLevel("FATAL")
-    try:
-        yield made
-    finally:
-        stopping = stop(made, context(made))
-        if launch is not None and launch.dump is not None:
-            if stopping is not None:
-                stopping.join()  # the JVM exits next: its end of the connection must not close under the handler
-            jvm.finish_dump(launch, SparkContext._gateway)
-            SparkContext._gateway = SparkContext._jvm = None  # the next start launches a new JVM
+    return made, launch
+
+
+def _finish(made: Any, sc: Any, launch: jvm.DriverStart | None) -> None:
+    """Stop `made` (`sc` its context); a driver JVM that writes the class archive is stopped too, so the archive is
+    whole before this returns."""
+    from pyspark import SparkContext
+
+    stopping = stop(made, sc)
+    if launch is not None and launch.dump is not None:
+        if stopping is not None:
+            stopping.join()  # the JVM exits next: its end of the connection must not close under the handler
+        jvm.finish_dump(launch, SparkContext._gateway)
+        SparkContext._gateway = SparkContext._jvm = None  # the next start launches a new JVM
 
 
 def stop(made: Any, sc: Any) -> threading.Thread | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kgbrain.scale import jvm
-from kgbrain.scale.session import ACCUMULATORS_STOP, SparkSpec, spark_context
+from kgbrain.scale.session import ACCUMULATORS_STOP, SparkSpec, spark_context, started_early
 from tests.scale.conftest import stop_jvm
 
 
@@ -122,3 +122,27 @@ def test_a_stop_shuts_the_accumulator_server_down_on_a_thread_of_its_own() -> No
             thread.join(timeout=30)
     assert shut_down_on == [ACCUMULATORS_STOP]
     assert server.socket.fileno() == -1  # closed
+
+
+@pytest.mark.spark
+def test_a_context_started_early_is_the_one_the_block_takes_over_and_stops() -> None:
+    from pyspark import SparkContext
+
+    spec = SparkSpec("local[1]")
+    with started_early(spec):
+        with spark_context(spec) as sc:
+            assert sc.parallelize(range(4), 2).sum() == 6
+            assert SparkContext._active_spark_context is sc
+        assert sc._jsc is None  # stopped where it was taken
+        with spark_context(spec) as again:  # taken once: a later block starts its own
+            assert again is not sc
+    assert SparkContext._active_spark_context is None
+
+
+@pytest.mark.spark
+def test_a_context_started_early_that_nothing_takes_is_stopped() -> None:
+    from pyspark import SparkContext
+
+    with started_early(SparkSpec("local[1]")):
+        pass
+    assert SparkContext._active_spark_context is None

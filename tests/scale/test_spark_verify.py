@@ -209,33 +209,3 @@ def test_a_reused_worker_keeps_its_views_out_of_the_daemons_collections(spark: A
     [(done, frozen, young)] = found
     assert done == len(lines)
     assert frozen > 10 * young  # the views are frozen; the collector is left the task's few young objects
-
-
-def test_the_command_starts_spark_as_it_opens_the_knowledge_base(
-    kb: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`kgbrain verify --engine spark`: the context the command starts early is the one the verification runs on."""
-    from click.testing import CliRunner
-
-    from kgbrain.cli import cli
-    from kgbrain.scale import session
-
-    taken: list[SparkSpec] = []
-    take = session._take_early
-
-    def recorded(spec: SparkSpec) -> Any:
-        found = take(spec)
-        if found is not None:
-            taken.append(spec)
-        return found
-
-    monkeypatch.setattr(session, "_take_early", recorded)
-    claims = _claims(tmp_path / "claims.jsonl", ["penguin", "bird", "alice", "carol"])
-    embedded, spark = tmp_path / "embedded.jsonl", tmp_path / "spark.jsonl"
-    runner = CliRunner()
-    common = ["--db", str(kb), "verify", str(claims), "--closed-world"]
-    assert runner.invoke(cli, [*common, "-o", str(embedded)]).exit_code == 0
-    done = runner.invoke(cli, [*common, "-o", str(spark), "--engine", "spark", "--master", "local[1]"])
-    assert done.exit_code == 0, done.output
-    assert taken == [SparkSpec("local[1]")]
-    assert spark.read_bytes() == embedded.read_bytes()

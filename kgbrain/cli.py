@@ -32,6 +32,12 @@ class _Cli(click.Group):
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
+        if parent is None:  # the whole command line: global options, the command, its arguments; and the environment
+            from kgbrain.argv import not_text
+
+            message = not_text(args, os.environ)
+            if message is not None:
+                raise click.UsageError(message)  # no context given: one `Error:` line, exit 2
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.BadParameter as exc:

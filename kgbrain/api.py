@@ -1299,8 +1299,10 @@ def _knowledge_of(now: Brain, concepts: Concepts, predicates: Predicates) -> Kno
         if not whole.store.run("concept_get", id=holder):
             return False
         facts = ConceptFacts.of(whole.store, holder).facts
+        # "Who is the mayor of Harlow?" asks the holder's own value: Harlow being a mayor does not state it
+        own = q.intent is Intent.WH and q.object == holder
         return any(
-            f.predicate == predicate and f.polarity and holder in (f.subject, f.object)
+            f.predicate == predicate and f.polarity and holder in ((f.subject,) if own else (f.subject, f.object))
             and (other is None or (f.subject, f.object) == (holder, other))
             for f in facts
         )  # fmt: skip

@@ -97,6 +97,10 @@ EN: list[tuple[str, str, str]] = [
      NAMES[_held("head_of_parks_department", 2012)][0]),
     ("And in 2021?", "Who was the head of the parks department of Millbrook in 2021?",
      NAMES[_held("head_of_parks_department", 2021)][0]),
+    ("What was the population of Millbrook in 2005?", "What was the population of Millbrook in 2005?",
+     f"{_held('population', 2005):,}"),
+    ("And who was the mayor?", "Who was the mayor of Millbrook in 2005?", NAMES[_held("mayor", 2005)][0]),
+    ("Who is its mayor now?", "Who is the mayor of Millbrook now?", NAMES[_held("mayor", NOW)][0]),
 ]  # fmt: skip
 RU: list[tuple[str, str, str]] = [
     ("Кто сейчас паромный перевозчик Миллбрука?", "Кто сейчас паромный перевозчик Миллбрука?",
@@ -121,6 +125,8 @@ RU: list[tuple[str, str, str]] = [
      NAMES[_held("head_of_parks_department", 2012)][1]),
     ("А в 2021?", "Кто был главой департамента парков Миллбрука в 2021?",
      NAMES[_held("head_of_parks_department", 2021)][1]),
+    ("Каким было население Миллбрука в 2005 году?", "Каким было население Миллбрука в 2005 году?", _ru_number(2005)),
+    ("А кто был мэром?", "Кто был мэром Миллбрука в 2005 году?", NAMES[_held("mayor", 2005)][1]),
 ]  # fmt: skip
 DIALOGUES = {"en": EN, "ru": RU}
 

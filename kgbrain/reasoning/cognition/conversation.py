@@ -130,10 +130,14 @@ def follow_up(
     pronouns, possessives, "then" and a role said without its holder (referents.py)."""
     if focus is None or not focus.names:
         return None
-    if kb is not None and focus.typed is not None and not _WHY.match(question) and not _ELLIPSIS.match(question):
-        resolved = resolve(question, _turn(focus, focus.typed), kb, detect_language(question))
+    asked = _asked_after_and(question)  # "And who was the mayor?": a question of its own after the connective
+    points = asked is not None or not (_WHY.match(question) or _ELLIPSIS.match(question))
+    if kb is not None and focus.typed is not None and points:
+        resolved = resolve(asked or question, _turn(focus, focus.typed), kb, detect_language(question))
         if resolved is not None:
-            return Reading(resolved.question, resolved.said, resolved.meant)
+            return Reading(resolved.question, question.strip(), resolved.meant)
+    if asked is not None:
+        return Reading(asked, question.strip(), asked)
     words = _topic_words(focus)
     if _WHY.match(question):
         full = _why(focus)
@@ -159,6 +163,24 @@ def follow_up(
         full = question[: pronoun.start()] + words + question[pronoun.end() :]
         return Reading(full, pronoun.group(0), words)
     return None
+
+
+_QUESTION_WORD = re.compile(
+    r"^(?:who|whom|whose|what|which|when|where|how|is|was|are|were|does|did|do|has|have|can|"
+    r"кто|кого|кому|кем|что|чего|чем|как|какой|какая|какое|какие|каков|какова|каково|каковы|когда|где|сколько|"
+    r"чей|чья|чьё|чье|был|была|было|были|является|есть|может)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _asked_after_and(question: str) -> str | None:
+    """The question after a leading "and" / «а» when it is a question of its own ("And who was the mayor?" ->
+    "Who was the mayor?"), else None ("And Globex?" names a slot)."""
+    m = _CONNECTIVE.match(question)
+    rest = question[m.end() :].strip(" ,") if m is not None else ""
+    if not rest or not _QUESTION_WORD.match(rest) or _time_alone(question) is not None:
+        return None
+    return rest[:1].upper() + rest[1:]
 
 
 def _turn(focus: Focus, typed: Question) -> Turn:

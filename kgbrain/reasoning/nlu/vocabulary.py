@@ -121,6 +121,8 @@ def same_root(a: str, b: str) -> bool:
                 return True
     if _cyrillic(short) and _RU_INFINITIVE.search(short) and long.startswith(short[:-1]) and len(short) >= 5:
         return True  # кипеть ~ кипение («кипет», «кипен»): the stem of an -еть/-ить infinitive keeps its т
+    if _cyrillic(a) and (_agent_of(a, b) or _agent_of(b, a)):
+        return True
     common = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -133,6 +135,20 @@ def same_root(a: str, b: str) -> bool:
 _RU_NOUN_OF_VERB = frozenset({"ен", "ан", "к"})
 _RU_INFINITIVE = re.compile(r"[аеиоуыя]т$")
 _RU_ASPECT = "по"  # the prefix of the imperfective noun of a perfective verb (купить ~ покупка)
+
+
+# A Russian agent noun and its verb: тренер ~ тренировать («тренер», «тренирова»), редактор ~ редактировать,
+# координатор ~ координировать, спонсор ~ спонсировать. The root left must keep four letters.
+_RU_AGENT = ("атор", "ер", "ор")
+_RU_AGENT_VERB = ("ирова", "ирует", "иру")
+
+
+def _agent_of(noun: str, verb: str) -> bool:
+    for suffix in _RU_AGENT:
+        root = noun.removesuffix(suffix)
+        if root != noun and len(root) >= 4 and any(verb.startswith(root + v) for v in _RU_AGENT_VERB):
+            return True
+    return False
 
 
 def _cyrillic(k: str) -> bool:

@@ -619,7 +619,7 @@ MCP_CASES: list[tuple[str, str, Any]] = [
     ("claim of 1 MB", "verify_claims", {"claims": ["a neuron is a cell " + MB]}),
     ("draft of 49,000 chars", "check_answer", {"draft": "Neurons are cells. " * 2578}),
     ("remember a 1 MB value", "remember", {"facts": [{"subject": "a", "predicate": "has_note", "value": MB}]}),
-    ("arguments nested 100,000 deep", "ask", {"question": "[" * 100_000}),
+    ("100,000 brackets as text", "ask", {"question": "[" * 100_000}),
     ("recall limit=-1", "recall", {"concept": "neuron", "limit": -1}),
     ("recall of a 9,000-char value", "recall", {"concept": "neuron", "limit": 200}),
     ("forget an unknown id", "forget", {"fact_id": "f_nope"}),
@@ -648,6 +648,11 @@ def mcp_rows(root: Path, timeout: float) -> list[Row]:
             raw = b'{"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {"name": "ask", "arguments": '
             rows.append(
                 _mcp_case(server, 99, ("lone surrogate escape", "ask", raw + b'{"question": "\\ud800?"}}}'), timeout)
+            )
+            deep = raw.replace(b'"id": 99', b'"id": 98').replace(b'"ask"', b'"verify_claims"')
+            nested = b'{"claims": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}}"  # real nesting (json.dumps cannot)
+            rows.append(
+                _mcp_case(server, 98, ("arguments nested 100,000 deep", "verify_claims", deep + nested), timeout)
             )
         finally:
             server.kill()

@@ -360,9 +360,10 @@ def run_mcp(
     try:
         server = build(service, tokens)
         if transport == "stdio":
-            from kgbrain.service.stdio_input import mend_stdin
+            from kgbrain.service.stdio_input import answer_refusals, mend_stdin
 
             service.announce(f"`kgbrain mcp` over stdio (pid {os.getpid()})")
+            answer_refusals(server)
             mend_stdin()
             server.run("stdio")
         else:

@@ -121,3 +121,21 @@ def test_a_wrapped_question_whose_verb_comes_last(wrapped: str, question: str) -
 
 def test_a_wrapped_definition_is_answered(brain: Brain) -> None:
     assert brain.ask("Could you please tell me what turbulence is?").data.get("kind") == "define"
+
+
+# -- a class noun before its member's name says nothing -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("В каком году выпущен авиалайнер «Небесная стрела»?", "2014"),
+        ("Does the airliner Sky Arrow carry the registration of Ireland?", "Yes"),
+        ("Летает ли авиалайнер «Небесная стрела» под регистрацией Ирландии?", "Да"),
+        ("Is the cargo plane White Crane an aircraft?", "Yes"),
+    ],
+)
+def test_a_class_noun_in_apposition_to_a_member_is_dropped(brain: Brain, question: str, said: str) -> None:
+    answer = brain.ask(question)
+    assert said in answer.text
+    assert answer.question == question

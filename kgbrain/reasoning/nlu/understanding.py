@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from kgbrain.language import lemma, stem, words
 from kgbrain.reasoning.nlu.lexicon import EN_VERB_FORMS, PREPOSITIONS, RU_VERB_STEMS
-from kgbrain.reasoning.nlu.links import ConceptLinks
+from kgbrain.reasoning.nlu.links import ConceptLinks, classes_above
 from kgbrain.reasoning.nlu.question import NORMATIVE, YES_NO, Intent, Question
 from kgbrain.reasoning.views.graph import FactGraph
 
@@ -134,6 +135,9 @@ def understand(r: ConceptLinks, q: Question) -> Question:
     Raises:
         StoreError: the store failed.
     """
+    plain = _without_apposition(r, q)
+    if plain is not None:  # «паром «Балтийская жемчужина»», "the tanker Sea Titan": the class word says nothing
+        return replace(understand(r, plain), text=q.text)
     first = _first_reading(r, q)
     if first is not None:
         return first
@@ -154,6 +158,23 @@ def understand(r: ConceptLinks, q: Question) -> Question:
         if rest:
             return found.with_links(Intent.UNKNOWN, found.concepts, (rest,))
     return found
+
+
+def _without_apposition(r: ConceptLinks, q: Question) -> Question | None:
+    """The question without a class noun standing right before the name of one of its members («Ходит ли паром
+    «Балтийская жемчужина» в Хельсинки?», «Есть ли у танкера «Морской титан» …», "Is the ferry Baltic Pearl …"),
+    parsed again; None when no such pair is named."""
+    from kgbrain.reasoning.nlu.question import parse_question
+
+    mentions = sorted(r.linker.mentions(q.text), key=lambda m: m.start)
+    for a, b in pairwise(mentions):
+        if b.start != a.end or a.concept == b.concept or a.concept not in classes_above(r, b.concept, 64):
+            continue
+        said = r"\W+".join(re.escape(w) for w in words(a.text))
+        text = re.sub(rf"(?<!\w){said}\s+(?=[«\"“]?\w)", "", q.text, count=1, flags=re.IGNORECASE)
+        if text != q.text:
+            return parse_question(text)
+    return None
 
 
 def _read_again(r: ConceptLinks, q: Question) -> Question | None:

@@ -1113,9 +1113,29 @@ def _think_at(
     spans = evidence_intervals(steps, store.timeline) if isinstance(store, TimedStore) else []
     if asked.asks is Asks.WHEN and not spans:  # "When was Moscow founded?" asks a value, not an interval
         return _think_at(brain, question, None, question, None, goal_type, priority)
-    words = time_sentence(asked, output.language, spans)
+    held = None
+    if asked.asks in (Asks.AT, Asks.NOW):  # "Does permit 7 still permit night fishing?" of an ended one
+        held = _held_then(whole, parsed or whole.reasoner.understand(words), output)
+    words = time_sentence(asked, output.language, spans) + (f" {held}" if held else "")
     reading = f"{asked.phrase!r} read as {asked.asks.value}{' ' + asked.when if asked.when else ''}"
     return replace(output, text=f"{output.text} {words}", question=question, reading=reading)
+
+
+def _held_then(whole: Brain, q: Question, output: BrainOutput) -> str | None:
+    """When the statement a yes/no question asks about held, for an answer that found it only at another time
+    ("It held from 2015-04-01 to 2022-10-31."); None when the answer decided it, or it states no interval."""
+    from kgbrain.output.pipeline import answer_of
+    from kgbrain.output.time_words import held_sentence
+    from kgbrain.reasoning.results import Outcome
+    from kgbrain.timeline import Window
+
+    if answer_of(output).outcome is not Outcome.UNKNOWN:
+        return None
+    window = _own_window(whole, q, None)
+    always = Window.always()
+    if window.start == always.start and window.end == always.end:
+        return None
+    return held_sentence(window.start, window.end, output.language)
 
 
 def _no_longer(

@@ -38,7 +38,7 @@ from kgbrain.knowledge import Authority, Fact, Status
 from kgbrain.language import detect_language
 from kgbrain.memory.evidence import EvidencePack
 from kgbrain.memory.retrieval import Retriever
-from kgbrain.patterns import check_size
+from kgbrain.patterns import check_size, wall_search
 from kgbrain.reasoning import rule_ids as R
 from kgbrain.reasoning.nlu.sentences import parse_claim_sentence, parse_verb_sentence
 
@@ -116,7 +116,7 @@ class Rule:
         # The `regex` engine takes a timeout: a user's `(a|aa)+$` cannot hold the process (stdlib `re` holds the
         # GIL while it backtracks, so one rule froze a whole server, its time limits included).
         try:
-            return pattern.search(text, timeout=PATTERN_TIMEOUT_S) is not None
+            return wall_search(pattern, text, PATTERN_TIMEOUT_S)
         except TimeoutError:
             raise InputError(
                 f"rule {self.rule_id!r}: the pattern {pattern.pattern[:100]!r} ran past {PATTERN_TIMEOUT_S:g} s on "

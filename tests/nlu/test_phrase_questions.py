@@ -139,3 +139,13 @@ def test_a_class_noun_in_apposition_to_a_member_is_dropped(brain: Brain, questio
     answer = brain.ask(question)
     assert said in answer.text
     assert answer.question == question
+
+
+# -- a wh-question's verb and its passive predicate -----------------------------------------------------------
+
+
+def test_a_wh_verb_reads_its_passive_predicate_the_other_way_round(brain: Brain) -> None:
+    answer = brain.ask("Who operates the Sky Arrow?")
+    assert "Aer Green" in answer.text
+    assert answer.confidence >= 0.7
+    assert brain.ask("Who operates the White Crane?").confidence < 0.7  # nothing stated: not the class's airline

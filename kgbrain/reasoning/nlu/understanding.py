@@ -755,7 +755,10 @@ def _infinitives(verb: str) -> list[str]:
 def wh_predicates(verb: str, language: str, graph: FactGraph) -> set[str]:
     """The stored predicates a wh-question's verb may mean ("named" -> named_by, "produces" -> produces)."""
     if graph.predicate_id(verb) >= 0:  # read from a relation phrase: already the stored predicate
-        return {verb}
+        # and its passive, which states the same the other way round ("Who commands X?": `X commanded_by Y`)
+        base = verb[:-2] if verb.endswith("es") and verb[-3:-2] in "sxz" else verb.removesuffix("s")
+        passive = {f"{base}ed_by", f"{base}d_by", f"{verb}_by", f"{base.removesuffix('e')}ed_by"}
+        return {verb} | {p for p in passive if graph.predicate_id(p) >= 0}
     v, _, prep = verb.lower().replace("ё", "е").partition(" ")
     names: set[str] = set()
     if language == "ru":

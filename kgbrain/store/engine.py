@@ -23,6 +23,7 @@ ladybug_probe.md; "both" = still holds on ladybug):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,19 @@ def open_database(path: Path | None, *, buffer_pool_mb: int, read_only: bool) ->
         return _database(path, buffer_pool_mb=buffer_pool_mb, read_only=read_only)
     except RuntimeError as exc:
         raise StoreError(f"cannot open database {str(path)!r}: {exc}{_wal_hint(path, exc)}") from exc
+
+
+def engine_error(what: str, exc: RuntimeError) -> StoreError:
+    """The engine's failure of `what` in words a user can act on (most are passed on as the engine gave them)."""
+    if "Buffer manager exception" in str(exc):
+        # Ladybug's buffer pool holds what one statement works on (a COPY's key index, a big result) whole.
+        pool = os.environ.get("KGBRAIN_BUFFER_POOL_MB", "").strip() or "1024 (the default)"
+        return StoreError(
+            f"{what} failed: the engine's buffer pool (KGBRAIN_BUFFER_POOL_MB={pool} MB) is too small for this "
+            "much at once; nothing of the write was stored. Give it more memory (KGBRAIN_BUFFER_POOL_MB) or send "
+            "less at a time"
+        )
+    return StoreError(f"{what} failed: {exc}")
 
 
 def _wal_hint(path: Path | None, exc: RuntimeError) -> str:
@@ -200,7 +214,7 @@ class Session:
                     f"{bad[:60]!r} is not valid text: it holds bytes that are not UTF-8 (or a lone surrogate); "
                     "give it in UTF-8"
                 ) from None
-            raise StoreError(f"{what} failed: {exc}") from exc
+            raise engine_error(what, exc) from exc
         finally:
             self.in_engine -= 1
         if isinstance(result, list):
@@ -229,7 +243,7 @@ class Session:
             while result.has_next():
                 yield dict(zip(cols, result.get_next(), strict=True))
         except RuntimeError as exc:
-            raise StoreError(f"{what} failed: {exc}") from exc
+            raise engine_error(what, exc) from exc
         finally:
             result.close()
 
@@ -267,7 +281,7 @@ class Session:
         try:
             return result.get_as_arrow()
         except RuntimeError as exc:
-            raise StoreError(f"{what} failed: {exc}") from exc
+            raise engine_error(what, exc) from exc
         finally:
             result.close()
 
@@ -298,7 +312,7 @@ class Session:
         except RuntimeError as exc:
             # A failed statement already made the engine roll the transaction back by itself.
             if "No active transaction" not in str(exc):
-                raise StoreError(f"ROLLBACK failed: {exc}") from exc
+                raise engine_error("ROLLBACK", exc) from exc
 
     def _statement(self, text: str) -> Any:
         statement = self._prepared.get(text)

@@ -431,7 +431,13 @@ class KuzuStore:
                 yield
                 self.before_commit()
             except BaseException:
-                self._session.rollback()
+                try:
+                    self._session.rollback()
+                except StoreError:
+                    # The engine could not roll back (its buffer pool full): what it holds in memory is dropped by
+                    # reopening it on the committed state, as after a rollback that inserted nodes; the error that
+                    # made this transaction fail is the one the caller gets.
+                    self._inserted_nodes = True
                 self._in_tx = False
                 if self._inserted_nodes:
                     # The engine's primary-key indexes may now point past their tables (`discard_uncommitted`): the

@@ -149,3 +149,13 @@ def test_a_wh_verb_reads_its_passive_predicate_the_other_way_round(brain: Brain)
     assert "Aer Green" in answer.text
     assert answer.confidence >= 0.7
     assert brain.ask("Who operates the White Crane?").confidence < 0.7  # nothing stated: not the class's airline
+
+
+# -- an English stem that runs on into other letters is another word ---------------------------------------------
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [("count", "country", False), ("produce", "product", True)])
+def test_english_roots_meet_only_through_a_derivation(a: str, b: str, same: bool) -> None:
+    from kgbrain.reasoning.nlu.vocabulary import key, same_root
+
+    assert same_root(key(a), key(b)) is same

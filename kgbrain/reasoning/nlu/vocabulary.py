@@ -112,7 +112,7 @@ def same_root(a: str, b: str) -> bool:
         return True
     a, b = _alternated(a), _alternated(b)
     short, long = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) >= 4 and long.startswith(short):
+    if len(short) >= 4 and long.startswith(short) and _derived(short, long, len(short)):
         return True
     if len(short) == 3 and _cyrillic(short):
         # a short root's verbal noun: курить ~ курение («кур», «курен»), купить ~ покупка («куп», «покупк»)
@@ -128,9 +128,55 @@ def same_root(a: str, b: str) -> bool:
         if x != y:
             break
         common += 1
-    return common >= 5
+    return common >= 5 and _derived(a, b, common)
 
 
+def _derived(a: str, b: str, common: int) -> bool:
+    """Whether two keys sharing `common` first letters are one root: always in Russian, in English only when
+    what each adds is a derivation's ending."""
+    return _cyrillic(a) or all(x[common:] in _EN_DERIVED or not x[common:] for x in (a, b))
+
+
+# What an English derivation adds to its root's stem ("produc" ~ "product", "found" ~ "foundat", "operat" ~
+# "operator"): a stem that runs on into other letters is another word ("count" and "countri" are not one root).
+_EN_DERIVED = frozenset(
+    [
+        "t",
+        "at",
+        "ation",
+        "er",
+        "or",
+        "ion",
+        "ment",
+        "ant",
+        "ent",
+        "ing",
+        "al",
+        "iv",
+        "abl",
+        "ur",
+        "ure",
+        "ed",
+        "es",
+        "s",
+        "ist",
+        "ism",
+        "ic",
+        "it",
+        "iti",
+        "ness",
+        "ful",
+        "ship",
+        "y",
+        "e",
+        "ag",
+        "age",
+        "ar",
+        "ari",
+        "ou",
+        "ous",
+    ]
+)
 # What a Russian verbal noun adds to a verb's key (курить -> «кур», курение -> «курен»).
 _RU_NOUN_OF_VERB = frozenset({"ен", "ан", "к"})
 _RU_INFINITIVE = re.compile(r"[аеиоуыя]т$")
